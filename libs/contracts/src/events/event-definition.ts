@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Every integration event on the wire is wrapped in this envelope. */
+export const eventEnvelopeSchema = z.object({
+  id: z.string().uuid(),
+  type: z.string().min(1),
+  occurredAt: z.string().datetime(),
+  correlationId: z.string().min(1),
+  causationId: z.string().nullable(),
+  payload: z.unknown(),
+});
+export type EventEnvelope<P = unknown> = Omit<z.infer<typeof eventEnvelopeSchema>, 'payload'> & { payload: P };
+
+export interface EventDefinition<S extends z.ZodType = z.ZodType> {
+  producer: string;
+  name: string;
+  version: number;
+  /** `<producer>.<event>.v<N>`, also the envelope's `type`. */
+  routingKey: string;
+  schema: S;
+}
+export type EventPayload<D extends EventDefinition> = z.infer<D['schema']>;
+
+/** Declares an integration event. Names are past tense: `user-registered`, `task-credited`. */
+export function defineEvent<S extends z.ZodType>(producer: string, name: string, version: number, schema: S): EventDefinition<S> {
+  return { producer, name, version, routingKey: `${producer}.${name}.v${version}`, schema };
+}

@@ -1,0 +1,2 @@
+export * from './auth.http';
+export * from './user.http';

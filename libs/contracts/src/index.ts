@@ -1,0 +1,4 @@
+export * from './catalogue';
+export * from './events';
+export * from './http';
+export * from './rpc';

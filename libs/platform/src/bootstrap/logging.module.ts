@@ -1,0 +1,17 @@
+import { DynamicModule } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import { createLogger } from '../logging/logger';
+
+/** nestjs-pino over the one logger, so Nest's own lines are JSON with the correlation id too. */
+export function loggingModule(service: string, level: string, opts: { logRequests?: boolean } = {}): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      logger: createLogger(service, level),
+      autoLogging: opts.logRequests ?? false,
+      genReqId: (req) => (req.headers['x-correlation-id'] as string | undefined) ?? randomUUID(),
+      customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
+      quietReqLogger: true,
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { envBoolean, envInt } from './load-config';
+
+/**
+ * Variables every service reads. Each has a default that works on a developer machine with
+ * Postgres, RabbitMQ and Redis on their standard local ports.
+ */
+export const platformConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development').describe('Runtime mode; production refuses sandbox providers unless ALLOW_SANDBOX_IN_PRODUCTION is set.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/esim_rewards').describe('Postgres database shared by all services; each service owns one schema in it. Created if missing.'),
+  DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe("Schema the service owns (default: the service's name)."),
+  DB_POOL_SIZE: envInt(10, 1).describe('Connections in the service\'s pool.'),
+  AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672').describe('RabbitMQ URL for RPC and integration events.'),
+  EVENTS_EXCHANGE: z.string().default('esim.events').describe('Durable topic exchange carrying integration events.'),
+  QUEUE_PREFIX: z.string().default('').describe('Prefix for every queue name (isolates test runs and environments sharing a broker).'),
+  EVENT_DELIVERY_LIMIT: envInt(5, 1).describe('Deliveries of one event to a consumer before it is dead-lettered.'),
+  RPC_TIMEOUT_MS: envInt(5000, 100).describe('How long the gateway waits for a service to answer a request.'),
+  OUTBOX_POLL_MS: envInt(500, 10).describe('Fallback poll interval of the outbox relay.'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
+  REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),
+  HEALTH_PORT: envInt(0).describe('HTTP port of a backend service for /health/live and /health/ready (0 = the service default).'),
+  ALLOW_SANDBOX_IN_PRODUCTION: envBoolean(false).describe('Lets production run a provider sandbox (demo deployments only).'),
+});
+export type PlatformConfig = z.infer<typeof platformConfigSchema>;

@@ -1,0 +1,153 @@
+import amqplib from 'amqplib';
+import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { z } from 'zod';
+import { defineEvent } from '@esim/contracts';
+import { TEST_AMQP_URL, TEST_DATABASE_URL, TcpProxy, TestNamespace, waitFor } from '@esim/testing';
+import { openDataSource } from '../persistence/data-source';
+import { AmqpConnection } from './amqp-connection';
+import { EventConsumer } from './event-consumer';
+import { EventHandler } from './event-handler';
+import { OutboxRelay } from './outbox-relay';
+import { Tx, UnitOfWork } from './unit-of-work';
+import { deadLetterQueueName } from './topology';
+
+const ThingHappened = defineEvent('producer', 'thing-happened', 1, z.object({ n: z.number().int() }));
+
+class EffectsTable1732060800001 implements MigrationInterface {
+  async up(q: QueryRunner) {
+    await q.query('CREATE TABLE effects (id serial PRIMARY KEY, event_id uuid NOT NULL, n integer NOT NULL)');
+  }
+  async down(q: QueryRunner) {
+    await q.query('DROP TABLE effects');
+  }
+}
+
+/** Records each applied event; n = -1 is a poison message that always fails. */
+class RecordThing implements EventHandler<typeof ThingHappened> {
+  readonly event = ThingHappened;
+  async handle(payload: { n: number }, tx: Tx, envelope: { id: string }) {
+    if (payload.n === -1) throw new Error('poison');
+    await tx.manager.query('INSERT INTO effects (event_id, n) VALUES ($1, $2)', [envelope.id, payload.n]);
+  }
+}
+
+describe('integration events on the real broker', () => {
+  const ns = new TestNamespace();
+  const names = { exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.` };
+  let proxy: TcpProxy;
+  let producerDb: DataSource;
+  let consumerDb: DataSource;
+  let producerAmqp: AmqpConnection;
+  let consumerAmqp: AmqpConnection;
+  let relay: OutboxRelay;
+  let uow: UnitOfWork;
+  let consumer: EventConsumer;
+
+  const effects = async (n?: number): Promise<number> => {
+    const rows = await consumerDb.query(`SELECT count(*)::int AS c FROM effects ${n === undefined ? '' : 'WHERE n = $1'}`, n === undefined ? [] : [n]);
+    return rows[0].c;
+  };
+  const publish = (n: number) => uow.run(async (tx) => tx.publish(ThingHappened, { n }));
+  const newRelay = () => new OutboxRelay(producerDb, producerAmqp, { exchange: names.exchange, pollMs: 100, publishTimeoutMs: 2000 });
+
+  beforeAll(async () => {
+    const amqpUrl = new URL(TEST_AMQP_URL);
+    proxy = await new TcpProxy(amqpUrl.hostname, Number(amqpUrl.port || 5672)).start();
+    amqpUrl.hostname = '127.0.0.1';
+    amqpUrl.port = String(proxy.port);
+
+    producerDb = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('producer'), entities: [], migrations: [] });
+    consumerDb = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [EffectsTable1732060800001] });
+    // The producer reaches the broker through the proxy so the test can take the broker away from it.
+    producerAmqp = new AmqpConnection(amqpUrl.toString(), 'producer');
+    consumerAmqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
+    relay = newRelay();
+    uow = new UnitOfWork(producerDb, relay);
+    consumer = new EventConsumer(consumerDb, consumerAmqp, { wake() {} }, { ...names, consumer: 'consumer', deliveryLimit: 3, prefetch: 4 }, [new RecordThing()]);
+    await consumer.start();
+    await waitFor(() => producerAmqp.isConnected(), { what: 'the producer to connect' });
+    relay.start();
+  });
+
+  afterAll(async () => {
+    await consumer.stop();
+    await relay.stop();
+    await producerAmqp.close();
+    await consumerAmqp.close();
+    await producerDb.destroy();
+    await consumerDb.destroy();
+    await proxy.stop();
+    await ns.cleanup([deadLetterQueueName(names, 'consumer'), `${ns.id}.consumer.events`]);
+  });
+
+  it('delivers an event stored with a change, and a duplicate delivery takes effect once', async () => {
+    const envelope = await publish(1);
+    await waitFor(async () => (await effects(1)) === 1, { what: 'the event to be applied' });
+
+    // The same envelope arrives again, as a broker redelivery or a second relay would bring it.
+    const conn = await amqplib.connect(TEST_AMQP_URL);
+    const ch = await conn.createConfirmChannel();
+    ch.publish(names.exchange, ThingHappened.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+    await ch.waitForConfirms();
+    await conn.close();
+
+    await publish(2); // a later event proves the duplicate was processed (in order) and skipped
+    await waitFor(async () => (await effects(2)) === 1, { what: 'the follow-up event' });
+    expect(await effects(1)).toBe(1);
+    const inbox = await consumerDb.query('SELECT count(*)::int AS c FROM inbox_events WHERE event_id = $1', [envelope.id]);
+    expect(inbox[0].c).toBe(1);
+  });
+
+  it('keeps an event stored while RabbitMQ is unreachable and delivers it once the broker is back', async () => {
+    await proxy.cut();
+    await waitFor(() => !producerAmqp.isConnected(), { what: 'the producer to notice the broker is gone' });
+    const envelope = await publish(3);
+
+    await new Promise((r) => setTimeout(r, 700));
+    const [row] = await producerDb.query('SELECT published_at FROM outbox_events WHERE id = $1', [envelope.id]);
+    expect(row.published_at).toBeNull();
+    expect(await effects(3)).toBe(0);
+
+    await proxy.restore();
+    await waitFor(async () => (await effects(3)) === 1, { timeoutMs: 20_000, what: 'delivery after reconnect' });
+    await waitFor(async () => (await producerDb.query('SELECT published_at FROM outbox_events WHERE id = $1', [envelope.id]))[0].published_at, { what: 'the row to be marked published' });
+    expect(await effects(3)).toBe(1);
+  });
+
+  it('dead-letters a message whose handler always throws, after the delivery limit, while others keep flowing', async () => {
+    const conn = await amqplib.connect(TEST_AMQP_URL);
+    const ch = await conn.createChannel();
+    const dlq = deadLetterQueueName(names, 'consumer');
+    const before = (await ch.checkQueue(dlq)).messageCount;
+
+    const poison = await publish(-1);
+    for (let n = 10; n < 20; n++) await publish(n);
+
+    await waitFor(async () => (await effects()) >= 13, { what: 'healthy events behind the poison one' });
+    for (let n = 10; n < 20; n++) expect(await effects(n)).toBe(1);
+    await waitFor(async () => (await ch.checkQueue(dlq)).messageCount === before + 1, { timeoutMs: 20_000, what: 'the poison message in the DLQ' });
+
+    const dead = await ch.get(dlq, { noAck: true });
+    expect(dead && JSON.parse(dead.content.toString()).id).toBe(poison.id);
+    const inbox = await consumerDb.query('SELECT count(*)::int AS c FROM inbox_events WHERE event_id = $1', [poison.id]);
+    expect(inbox[0].c).toBe(0); // its failed attempts left nothing behind
+    await conn.close();
+  });
+
+  it('a relay that dies after publishing but before marking republishes, and the effect still happens once', async () => {
+    const envelope = await publish(30);
+    await waitFor(async () => (await effects(30)) === 1, { what: 'first delivery' });
+
+    // What a crash between the broker's ack and the UPDATE leaves behind: a published row still unmarked.
+    await relay.stop();
+    await producerDb.query('UPDATE outbox_events SET published_at = NULL WHERE id = $1', [envelope.id]);
+    relay = newRelay(); // the restarted process
+    uow = new UnitOfWork(producerDb, relay);
+    relay.start();
+
+    await waitFor(async () => (await producerDb.query('SELECT published_at FROM outbox_events WHERE id = $1', [envelope.id]))[0].published_at, { what: 'the republish' });
+    await publish(31);
+    await waitFor(async () => (await effects(31)) === 1, { what: 'a later event' });
+    expect(await effects(30)).toBe(1);
+  });
+});

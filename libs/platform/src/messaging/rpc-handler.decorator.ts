@@ -1,0 +1,48 @@
+import { Logger } from '@nestjs/common';
+import { MessagePattern, RpcException } from '@nestjs/microservices';
+import { ZodError } from 'zod';
+import { RpcDefinition, RpcMeta, rpcMetaSchema } from '@esim/contracts';
+import { RequestContext } from '../context/request-context';
+import { AppError, validationError } from '../errors/app-error';
+
+const log = new Logger('RpcHandler');
+
+/** What travels in one RPC message: who asks, and the validated request. */
+export interface RpcMessage<T = unknown> {
+  meta: RpcMeta;
+  data: T;
+}
+
+/** Turns anything thrown by a handler into the AppError shape the caller maps to HTTP. */
+export function toRpcException(err: unknown): RpcException {
+  if (err instanceof AppError) return new RpcException(err.toShape());
+  if (err instanceof ZodError) return new RpcException(validationError(err.issues).toShape());
+  log.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  return new RpcException(new AppError('internal', 'Something went wrong on our side. Please try again.').toShape());
+}
+
+/**
+ * Marks a controller method as the answer to an RPC definition: the request is validated with
+ * the definition's schema, the caller's correlation id and user id are restored for logging, and
+ * errors cross the wire as AppError shapes. The method receives (data, meta).
+ */
+export function RpcHandler(def: RpcDefinition): MethodDecorator {
+  return (target, key, descriptor: PropertyDescriptor) => {
+    const original = descriptor.value as (data: unknown, meta: RpcMeta) => Promise<unknown>;
+    descriptor.value = async function (this: unknown, message: RpcMessage) {
+      const meta = rpcMetaSchema.safeParse(message?.meta);
+      const context = meta.success ? meta.data : { correlationId: RequestContext.correlationId() };
+      return RequestContext.run(context, async () => {
+        try {
+          const data = def.request.parse(message?.data);
+          return await original.call(this, data, context);
+        } catch (err) {
+          throw toRpcException(err);
+        }
+      });
+    };
+    Object.defineProperty(descriptor.value, 'name', { value: original.name });
+    MessagePattern(def.pattern)(target, key, descriptor);
+    return descriptor;
+  };
+}

@@ -1,0 +1,88 @@
+import { Client } from 'pg';
+import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { MessagingTables1732060800000 } from './messaging-tables.migration';
+import { OutboxEventEntity } from '../messaging/outbox-event.entity';
+import { InboxEventEntity } from '../messaging/inbox-event.entity';
+
+export interface PersistenceOptions {
+  url: string;
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: Function[];
+  poolSize?: number;
+}
+
+const DUPLICATE_DATABASE = '42P04';
+const UNIQUE_VIOLATION = '23505';
+
+/** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  const probe = new Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err; // 3D000: database does not exist
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // Several services start at once; losing the race is fine.
+    if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+export function createDataSource(opts: PersistenceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: opts.url,
+    schema: opts.schema,
+    entities: [...(opts.entities as unknown[]), OutboxEventEntity, InboxEventEntity] as PersistenceOptions['entities'],
+    migrations: [MessagingTables1732060800000, ...opts.migrations],
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
+    extra: { max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` },
+  });
+}
+
+/**
+ * Opens the service's DataSource: database and schema created if missing, migrations applied
+ * under an advisory lock so that replicas starting together do not race.
+ */
+export async function openDataSource(opts: PersistenceOptions): Promise<DataSource> {
+  await ensureDatabase(opts.url);
+  const ds = createDataSource(opts);
+  await ds.initialize();
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.connect();
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${opts.schema}`]);
+    try {
+      await ds.runMigrations({ transaction: 'each' });
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${opts.schema}`]);
+    }
+  } catch (err) {
+    await runner.release();
+    await ds.destroy();
+    throw err;
+  }
+  await runner.release();
+  return ds;
+}

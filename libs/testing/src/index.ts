@@ -1,0 +1,3 @@
+export * from './mail-server';
+export * from './namespace';
+export * from './tcp-proxy';

@@ -1,0 +1,73 @@
+import { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+import { waitFor } from './namespace';
+
+export interface ReceivedMail {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  language?: string;
+}
+
+/** A real SMTP server (smtp-server) on a free local port that keeps what it receives. */
+export class TestMailServer {
+  readonly messages: ReceivedMail[] = [];
+  private server?: SMTPServer;
+  port = 0;
+
+  async start(): Promise<this> {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        simpleParser(stream)
+          .then((mail) => {
+            this.messages.push({
+              to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              language: mail.headers.get('content-language') as string | undefined,
+            });
+            callback();
+          })
+          .catch(callback);
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    this.port = ((this.server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    return this;
+  }
+
+  /** SMTP settings for a service under test. */
+  env(): Record<string, string> {
+    return { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(this.port), SMTP_SECURE: 'false', MAIL_FROM: 'Data Rewards <no-reply@test.local>' };
+  }
+
+  async waitForMail(to: string, opts: { timeoutMs?: number; after?: number; subject?: RegExp } = {}): Promise<ReceivedMail> {
+    return waitFor(
+      () => this.messages.slice(opts.after ?? 0).find((m) => m.to.includes(to.toLowerCase()) && (!opts.subject || opts.subject.test(m.subject))),
+      { timeoutMs: opts.timeoutMs ?? 15_000, what: `an email to ${to}` },
+    );
+  }
+
+  mailsTo(to: string): ReceivedMail[] {
+    return this.messages.filter((m) => m.to.includes(to.toLowerCase()));
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** The 6-digit code in a verification email. */
+export function extractCode(mail: ReceivedMail): string {
+  const match = /\b(\d{6})\b/.exec(mail.text);
+  if (!match) throw new Error(`no 6-digit code in mail "${mail.subject}"`);
+  return match[1];
+}

@@ -1,0 +1,48 @@
+import net, { AddressInfo } from 'node:net';
+
+/**
+ * A TCP relay in front of a real server, to make it unreachable on demand (`cut()`) and reachable
+ * again (`restore()`) without touching the server other tests share.
+ */
+export class TcpProxy {
+  private server?: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+
+  async start(port = 0): Promise<this> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      this.sockets.add(client).add(upstream);
+      const drop = () => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', () => resolve()));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** Closes the listener and every open connection: clients see the server vanish. */
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+
+  async restore(): Promise<void> {
+    await this.start(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.cut();
+  }
+}
