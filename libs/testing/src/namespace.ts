@@ -35,6 +35,7 @@ export class TestNamespace {
       OUTBOX_POLL_MS: '100',
       EVENT_DELIVERY_LIMIT: '3',
       HEALTH_PORT: '0',
+      PORT: '0',
       ...overrides,
     };
   }

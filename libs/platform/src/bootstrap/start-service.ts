@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { PlatformConfig } from '../config/platform-config';
-import { ConfigError } from '../config/load-config';
+import { z } from 'zod';
+import { ConfigError, Env, loadConfig } from '../config/load-config';
 import { rpcQueueName } from '../messaging/topology';
 
 export interface StartServiceOptions {
@@ -17,10 +18,12 @@ export interface StartServiceOptions {
   /** Install SIGTERM/SIGINT handlers (main.ts does; tests close apps themselves). */
   shutdownHooks?: boolean;
   configure?: (app: INestApplication) => void | Promise<void>;
+  /** Lets an edge service parse bodies itself (size limits, raw bodies for signatures). */
+  bodyParser?: boolean;
 }
 
 export async function startService(opts: StartServiceOptions): Promise<INestApplication> {
-  const app = await NestFactory.create(opts.module, { bufferLogs: true, abortOnError: false, rawBody: true });
+  const app = await NestFactory.create(opts.module, { bufferLogs: true, abortOnError: false, bodyParser: opts.bodyParser ?? true });
   app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   if (opts.shutdownHooks) app.enableShutdownHooks();
@@ -50,4 +53,22 @@ export function runService(start: () => Promise<unknown>): void {
     }
     process.exit(1);
   });
+}
+
+export interface ServiceDefinition<S extends z.ZodObject> {
+  name: string;
+  configSchema: S;
+  defaultPort: number;
+  module: (config: z.infer<S>) => DynamicModule;
+}
+
+/**
+ * The start function of a service: configuration is read from the given environment
+ * (process.env in main.ts, a test namespace in tests), then the app boots.
+ */
+export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>) {
+  return (env: Env, opts: Pick<StartServiceOptions, 'shutdownHooks'> = {}): Promise<INestApplication> => {
+    const config = loadConfig(def.configSchema, env) as z.infer<S> & PlatformConfig;
+    return startService({ name: def.name, module: def.module(config), config, port: config.HEALTH_PORT ?? def.defaultPort, ...opts });
+  };
 }

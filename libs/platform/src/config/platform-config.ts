@@ -19,7 +19,7 @@ export const platformConfigSchema = z.object({
   OUTBOX_POLL_MS: envInt(500, 10).describe('Fallback poll interval of the outbox relay.'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),
-  HEALTH_PORT: envInt(0).describe('HTTP port of a backend service for /health/live and /health/ready (0 = the service default).'),
+  HEALTH_PORT: z.coerce.number().int().min(0).optional().describe("HTTP port of a backend service's /health/live and /health/ready (default: the service's own port, 3101-3105; 0 picks a free port)."),
   ALLOW_SANDBOX_IN_PRODUCTION: envBoolean(false).describe('Lets production run a provider sandbox (demo deployments only).'),
 });
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

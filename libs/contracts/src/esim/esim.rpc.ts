@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineRpc } from '../rpc/rpc-definition';
+
+/** What the user row shows about data gifts: the last successful gift and the total gifted. */
+export const giftSummarySchema = z.object({
+  dataGiftedGB: z.number().int(),
+  iccid: z.string().nullable(),
+  planTierLastChosen: z.string().nullable(),
+  lastGiftedAt: z.string().nullable(),
+});
+export type GiftSummary = z.infer<typeof giftSummarySchema>;
+
+export const EsimRpc = {
+  getGiftSummary: defineRpc('esim', 'get-gift-summary', z.object({ userId: z.string().uuid() }), giftSummarySchema),
+} as const;

@@ -1,0 +1,2 @@
+export * from './identity.events';
+export * from './identity.rpc';

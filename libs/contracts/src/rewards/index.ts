@@ -1,0 +1,1 @@
+export * from './rewards.rpc';

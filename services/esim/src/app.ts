@@ -1,0 +1,5 @@
+import { serviceStarter } from '@esim/platform';
+import { esimConfigSchema } from './config';
+import { EsimModule } from './esim.module';
+
+export const startEsim = serviceStarter({ name: 'esim', configSchema: esimConfigSchema, defaultPort: 3103, module: (config) => EsimModule.register(config) });

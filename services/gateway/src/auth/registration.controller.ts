@@ -1,0 +1,44 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  IdentityRpc, RegisterRequest, RegisterResponse, registerRequestSchema, ResendVerificationRequest, resendVerificationRequestSchema,
+  UserView, VerifyEmailRequest, verifyEmailRequestSchema,
+} from '@esim/contracts';
+import { RpcClient } from '@esim/platform';
+import { ZodPipe } from '../common/zod.pipe';
+import { SessionService } from '../sessions/session.service';
+import { requestLocale } from './request-locale';
+import { UserViewService } from './user-view.service';
+
+/** Sign-up: a code by email, then the account is created at verification and the user is signed in. */
+@Controller('api')
+export class RegistrationController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly sessions: SessionService,
+    private readonly users: UserViewService,
+  ) {}
+
+  @Post('register')
+  @HttpCode(200)
+  async register(@Req() req: Request, @Body(new ZodPipe(registerRequestSchema)) body: RegisterRequest): Promise<RegisterResponse> {
+    // The password is not kept here: the client sends it again with the code (spec: verify payload).
+    const { email } = await this.rpc.call(IdentityRpc.register, { email: body.email, name: body.name, locale: requestLocale(req, body.locale) });
+    return { requiresVerification: true, email, message: 'We sent a 6-digit verification code to your email.' };
+  }
+
+  @Post('verify-email')
+  @HttpCode(200)
+  async verifyEmail(@Req() req: Request, @Body(new ZodPipe(verifyEmailRequestSchema)) body: VerifyEmailRequest): Promise<{ user: UserView }> {
+    const { user } = await this.rpc.call(IdentityRpc.verifyEmail, { ...body, locale: requestLocale(req, body.locale) });
+    await this.sessions.signIn(req, user.id);
+    return { user: await this.users.forUser(user.id) };
+  }
+
+  @Post('resend-verification')
+  @HttpCode(200)
+  async resend(@Req() req: Request, @Body(new ZodPipe(resendVerificationRequestSchema)) body: ResendVerificationRequest) {
+    const { email } = await this.rpc.call(IdentityRpc.resendVerification, { email: body.email, locale: requestLocale(req, body.locale) });
+    return { email, message: 'Verification code sent' };
+  }
+}

@@ -1,0 +1,32 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { AppError } from '@esim/platform';
+import { sendError } from './error-response';
+
+/** The exact bytes received, for webhook signatures. */
+export type RawBodyRequest = Request & { rawBody?: Buffer };
+
+const keepRaw = (req: Request, _res: Response, buf: Buffer) => {
+  (req as RawBodyRequest).rawBody = buf;
+};
+
+/** Wraps a body parser so that its failures are clear 4xx answers in our error shape. */
+function guarded(parser: RequestHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) =>
+    parser(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return sendError(res, new AppError('payload_too_large', 'The request body is too large.'));
+      if (type === 'entity.parse.failed') return sendError(res, new AppError('validation', 'The request body is not valid JSON.'));
+      if (type === 'charset.unsupported' || type === 'encoding.unsupported') return sendError(res, new AppError('unsupported_media_type', 'Unsupported body encoding.'));
+      return sendError(res, new AppError('validation', 'The request body could not be read.'));
+    });
+}
+
+export function bodyParsers(limit: string): RequestHandler[] {
+  return [
+    guarded(express.json({ limit, verify: keepRaw, strict: true })),
+    // Only provider callbacks may post forms; /api rejects them in the CSRF check.
+    guarded(express.urlencoded({ limit, extended: false, verify: keepRaw })),
+  ];
+}

@@ -1,0 +1,29 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import RedisStore from 'connect-redis';
+import { CONFIG } from '@esim/platform';
+import type { GatewayConfig } from '../config';
+import { REDIS, createRedis } from './redis.provider';
+import { createSessionStore } from './session.middleware';
+import { SessionService } from './session.service';
+import { AuthGuard } from './auth.guard';
+
+class RedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  async onApplicationShutdown() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c.REDIS_URL, c.REDIS_PREFIX) },
+    { provide: RedisStore, inject: [REDIS], useFactory: createSessionStore },
+    SessionService,
+    AuthGuard,
+    RedisCloser,
+  ],
+  exports: [REDIS, RedisStore, SessionService, AuthGuard],
+})
+export class SessionsModule {}

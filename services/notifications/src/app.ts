@@ -1,0 +1,5 @@
+import { serviceStarter } from '@esim/platform';
+import { notificationsConfigSchema } from './config';
+import { NotificationsModule } from './notifications.module';
+
+export const startNotifications = serviceStarter({ name: 'notifications', configSchema: notificationsConfigSchema, defaultPort: 3105, module: (config) => NotificationsModule.register(config) });

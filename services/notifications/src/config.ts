@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { envBoolean, envInt, platformConfigSchema } from '@esim/platform';
+
+export const notificationsConfigSchema = platformConfigSchema.extend({
+  SMTP_HOST: z.string().optional().describe('SMTP server. Unset: emails go to the local outbox (MAIL_OUTBOX_DIR) and the log.'),
+  SMTP_PORT: envInt(587, 1).describe('SMTP port.'),
+  SMTP_SECURE: envBoolean(false).describe('Use implicit TLS (port 465).'),
+  SMTP_USER: z.string().optional().describe('SMTP user name.'),
+  SMTP_PASSWORD: z.string().optional().describe('SMTP password.'),
+  MAIL_FROM: z.string().default('Dados Grátis <no-reply@localhost>').describe('From header of every email.'),
+  MAIL_OUTBOX_DIR: z.string().default(path.resolve(process.cwd(), 'var/mail-outbox')).describe('Where emails are written as .eml files when no SMTP server is configured.'),
+  EMAIL_ATTEMPTS: envInt(6, 1).describe('Tries per email before it is given up (exponential backoff).'),
+  EMAIL_BACKOFF_MS: envInt(2000, 10).describe('First retry delay; doubles each time.'),
+  PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('Base of links in emails.'),
+});
+export type NotificationsConfig = z.infer<typeof notificationsConfigSchema>;

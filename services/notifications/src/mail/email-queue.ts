@@ -1,0 +1,55 @@
+import { Logger } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import type { NotificationsConfig } from '../config';
+import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
+import { MailTransport } from './mail-transport';
+
+const QUEUE = 'email';
+
+/**
+ * Emails go through a BullMQ queue so a mail server that is down or slow delays them instead of
+ * losing them: each job is retried with exponential backoff. The job id is the id of the event
+ * that asked for the email, so a redelivered event never sends twice.
+ */
+export class EmailQueue {
+  private readonly log = new Logger('EmailQueue');
+  private readonly connection: Redis;
+  private readonly queue: Queue;
+  private readonly worker: Worker;
+
+  constructor(private readonly config: NotificationsConfig, private readonly transport: MailTransport) {
+    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+    const prefix = `${config.REDIS_PREFIX}bull`;
+    this.queue = new Queue(QUEUE, { connection: this.connection, prefix });
+    this.worker = new Worker(QUEUE, (job: Job) => this.deliver(job), { connection: this.connection.duplicate(), prefix, concurrency: 4 });
+    this.worker.on('failed', (job, err) => {
+      const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
+      this.log[final ? 'error' : 'warn'](`email ${job?.id} (${job?.data?.kind}) failed${final ? ' for good' : ', will retry'}: ${err.message}`);
+    });
+  }
+
+  async enqueue(email: EmailJob, jobId: string): Promise<void> {
+    await this.queue.add(email.kind, emailJobSchema.parse(email), {
+      jobId,
+      attempts: this.config.EMAIL_ATTEMPTS,
+      backoff: { type: 'exponential', delay: this.config.EMAIL_BACKOFF_MS },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
+      removeOnFail: { age: 14 * 24 * 3600 },
+    });
+  }
+
+  private async deliver(job: Job): Promise<void> {
+    const email = emailJobSchema.parse(job.data);
+    const rendered = composeEmail(email);
+    await this.transport.send({ to: email.to, ...rendered });
+    this.log.log(`sent ${email.kind} email (job ${job.id})`);
+  }
+
+  async close(): Promise<void> {
+    await this.worker.close();
+    await this.queue.close();
+    this.transport.close();
+    await this.connection.quit().catch(() => this.connection.disconnect());
+  }
+}

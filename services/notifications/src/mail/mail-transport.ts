@@ -1,0 +1,72 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Logger } from '@nestjs/common';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { NotificationsConfig } from '../config';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  language: string;
+}
+
+/** Sends one email; throws on failure so the queue retries it. */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+class SmtpTransport implements MailTransport {
+  private readonly transporter: Transporter;
+
+  constructor(private readonly config: NotificationsConfig) {
+    this.transporter = nodemailer.createTransport({
+      host: config.SMTP_HOST,
+      port: config.SMTP_PORT,
+      secure: config.SMTP_SECURE,
+      auth: config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASSWORD } : undefined,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: { 'Content-Language': mail.language } });
+  }
+
+  close(): void {
+    this.transporter.close();
+  }
+}
+
+/**
+ * No SMTP configured (a fresh machine): each email becomes an .eml file the operator can open,
+ * and its text goes to the log so a person can sign up for real.
+ */
+class LocalOutboxTransport implements MailTransport {
+  private readonly log = new Logger('LocalOutbox');
+  private readonly transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  constructor(private readonly config: NotificationsConfig) {
+    this.log.warn(`SMTP_HOST is not set: emails are written to ${config.MAIL_OUTBOX_DIR} instead of being sent`);
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const info = await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: { 'Content-Language': mail.language } });
+    await fs.mkdir(this.config.MAIL_OUTBOX_DIR, { recursive: true });
+    const file = path.join(this.config.MAIL_OUTBOX_DIR, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
+    await fs.writeFile(file, info.message as Buffer);
+    this.log.log(`email to ${mail.to} saved to ${file}\n--- ${mail.subject} ---\n${mail.text}`);
+  }
+
+  close(): void {
+    this.transporter.close();
+  }
+}
+
+export function createMailTransport(config: NotificationsConfig): MailTransport {
+  return config.SMTP_HOST ? new SmtpTransport(config) : new LocalOutboxTransport(config);
+}

@@ -1,0 +1,4 @@
+import { runService } from '@esim/platform';
+import { startNotifications } from './app';
+
+runService(() => startNotifications(process.env, { shutdownHooks: true }));

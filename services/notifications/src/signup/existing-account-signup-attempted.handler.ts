@@ -1,0 +1,17 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventEnvelope, EventPayload, ExistingAccountSignupAttempted } from '@esim/contracts';
+import { CONFIG, EventHandler } from '@esim/platform';
+import type { NotificationsConfig } from '../config';
+import { EmailQueue } from '../mail/email-queue';
+
+/** Sign-up with a taken email answers like any sign-up; only the owner hears about it, here. */
+@Injectable()
+export class ExistingAccountSignupAttemptedHandler implements EventHandler<typeof ExistingAccountSignupAttempted> {
+  readonly event = ExistingAccountSignupAttempted;
+  constructor(private readonly emails: EmailQueue, @Inject(CONFIG) private readonly config: NotificationsConfig) {}
+
+  async handle(p: EventPayload<typeof ExistingAccountSignupAttempted>, _tx: unknown, envelope: EventEnvelope) {
+    const signInUrl = new URL('/auth?login=true', this.config.PUBLIC_URL).toString();
+    await this.emails.enqueue({ kind: 'existingAccount', to: p.email, locale: p.locale, data: { signInUrl } }, envelope.id);
+  }
+}

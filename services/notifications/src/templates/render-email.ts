@@ -1,0 +1,47 @@
+import { DEFAULT_LOCALE, Locale } from '@esim/contracts';
+import { EMAIL_MESSAGES, EmailMessages } from './locales';
+
+type TemplateName = Exclude<keyof EmailMessages, 'common'>;
+type Vars = Record<string, string | number>;
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+  language: Locale;
+}
+
+/** A paragraph of the email: plain text, or a highlighted value (a code), or a link. */
+export type Block = { text: string } | { code: string } | { link: string; label?: string };
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const interpolate = (s: string, vars: Vars) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
+
+/** The messages of one template in the user's language (Portuguese when the language is unknown). */
+export function messages<T extends TemplateName>(locale: Locale, template: T): EmailMessages[T] & { common: EmailMessages['common'] } {
+  const m = EMAIL_MESSAGES[locale] ?? (EMAIL_MESSAGES[DEFAULT_LOCALE] as EmailMessages);
+  return { ...m[template], common: m.common };
+}
+
+/** Lays out an email in plain text and HTML from translated blocks; every value is escaped. */
+export function renderEmail(locale: Locale, subject: string, name: string | null, blocks: Block[], vars: Vars = {}): RenderedEmail {
+  const { common } = messages(locale, 'verificationCode');
+  const greeting = name ? interpolate(common.greeting, { name }) : common.greetingNoName;
+  const textBlocks = blocks.map((b) => ('text' in b ? interpolate(b.text, vars) : 'code' in b ? `    ${b.code}` : b.link));
+  const htmlBlocks = blocks.map((b) =>
+    'text' in b
+      ? `<p style="margin:0 0 16px">${escapeHtml(interpolate(b.text, vars))}</p>`
+      : 'code' in b
+        ? `<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:monospace">${escapeHtml(b.code)}</p>`
+        : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="color:#0b63ce">${escapeHtml(b.label ?? b.link)}</a></p>`,
+  );
+  const dir = locale === 'ur' ? 'rtl' : 'ltr';
+  return {
+    subject: interpolate(subject, vars),
+    language: locale,
+    text: [greeting, '', ...textBlocks.flatMap((t) => [t, '']), common.signature, '', '—', common.footer].join('\n'),
+    html: `<!doctype html><html lang="${locale}" dir="${dir}"><body style="font-family:system-ui,sans-serif;color:#1a1a1a;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(common.brand)}</h1><p style="margin:0 0 16px">${escapeHtml(greeting)}</p>${htmlBlocks.join('')}
+<p style="margin:24px 0 0">${escapeHtml(common.signature)}</p><hr style="border:none;border-top:1px solid #ddd;margin:24px 0"><p style="font-size:12px;color:#555">${escapeHtml(common.footer)}</p></body></html>`,
+  };
+}
