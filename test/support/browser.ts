@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SPA_BUILT = existsSync(path.resolve(__dirname, '../../frontend/dist/index.html'));
+
+/** Debian's Chromium, headless, without the background traffic this closed network refuses. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+/** A phone-sized page whose interface language is `locale` (the SPA reads localStorage `locale`). */
+export async function phonePage(browser: Browser, baseURL: string, locale = 'en'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...PHONE, baseURL, locale });
+  await context.addInitScript((lng) => window.localStorage.setItem('locale', lng), locale);
+  const page = await context.newPage();
+  return { context, page };
+}
