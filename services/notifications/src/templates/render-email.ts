@@ -19,7 +19,7 @@ const interpolate = (s: string, vars: Vars) => s.replace(/\{\{(\w+)\}\}/g, (_, k
 
 /** The messages of one template in the user's language (Portuguese when the language is unknown). */
 export function messages<T extends TemplateName>(locale: Locale, template: T): EmailMessages[T] & { common: EmailMessages['common'] } {
-  const m = EMAIL_MESSAGES[locale] ?? (EMAIL_MESSAGES[DEFAULT_LOCALE] as EmailMessages);
+  const m = EMAIL_MESSAGES[locale] ?? EMAIL_MESSAGES[DEFAULT_LOCALE];
   return { ...m[template], common: m.common };
 }
 
