@@ -15,6 +15,7 @@ const QUEUE = 'email';
 export class EmailQueue {
   private readonly log = new Logger('EmailQueue');
   private readonly connection: Redis;
+  private readonly workerConnection: Redis;
   private readonly queue: Queue;
   private readonly worker: Worker;
 
@@ -22,7 +23,9 @@ export class EmailQueue {
     this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
     const prefix = `${config.REDIS_PREFIX}bull`;
     this.queue = new Queue(QUEUE, { connection: this.connection, prefix });
-    this.worker = new Worker(QUEUE, (job: Job) => this.deliver(job), { connection: this.connection.duplicate(), prefix, concurrency: 4 });
+    // A worker blocks on its connection waiting for jobs, so it needs one of its own.
+    this.workerConnection = this.connection.duplicate();
+    this.worker = new Worker(QUEUE, (job: Job) => this.deliver(job), { connection: this.workerConnection, prefix, concurrency: 4 });
     this.worker.on('failed', (job, err) => {
       const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
       this.log[final ? 'error' : 'warn'](`email ${job?.id} (${job?.data?.kind}) failed${final ? ' for good' : ', will retry'}: ${err.message}`);
@@ -50,6 +53,6 @@ export class EmailQueue {
     await this.worker.close();
     await this.queue.close();
     this.transport.close();
-    await this.connection.quit().catch(() => this.connection.disconnect());
+    for (const c of [this.workerConnection, this.connection]) await c.quit().catch(() => c.disconnect());
   }
 }
