@@ -1,0 +1,85 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, Route, Routes, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { RequireAuth, VisitorOnly } from './auth/guards';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { useAdoptAccountLocale } from './i18n/useLocale';
+import LandingPage from './pages/LandingPage';
+import { FullPageSpinner } from './ui';
+
+// Everything but the landing page is loaded on demand, so the first load stays small.
+const AuthPage = lazy(() => import('./pages/AuthPage'));
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
+const PrivacyPage = lazy(() => import('./pages/PrivacyPage'));
+const TermsPage = lazy(() => import('./pages/TermsPage'));
+const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
+const DashboardPage = lazy(() => import('./pages/DashboardPage'));
+const ProfilePage = lazy(() => import('./pages/ProfilePage'));
+const TaskPage = lazy(() => import('./pages/TaskPage'));
+const HistoryPage = lazy(() => import('./pages/HistoryPage'));
+const IccidPage = lazy(() => import('./pages/IccidPage'));
+const EsimActivationPage = lazy(() => import('./pages/EsimActivationPage'));
+const SuccessPage = lazy(() => import('./pages/SuccessPage'));
+const AdwallPage = lazy(() => import('./pages/AdwallPage'));
+const EsimsPage = lazy(() => import('./pages/EsimsPage'));
+const CheckoutPage = lazy(() => import('./pages/CheckoutPage'));
+const AdminPage = lazy(() => import('./pages/AdminPage'));
+
+/** Spec section 2: every route of the product. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route
+          index
+          element={
+            <VisitorOnly>
+              <LandingPage />
+            </VisitorOnly>
+          }
+        />
+        <Route path="auth" element={<AuthPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="terms" element={<TermsPage />} />
+
+        <Route element={<RequireAuth />}>
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="task" element={<TaskPage />} />
+          <Route path="history" element={<HistoryPage />} />
+          <Route path="iccid" element={<IccidPage />} />
+          <Route path="esim-activation" element={<EsimActivationPage />} />
+          <Route path="success" element={<SuccessPage />} />
+          <Route path="adwall" element={<AdwallPage />} />
+          <Route path="esims" element={<EsimsPage />} />
+          <Route path="checkout" element={<CheckoutPage />} />
+          <Route path="admin" element={<AdminPage />} />
+        </Route>
+
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+function RootLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  useAdoptAccountLocale();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
+      <ErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<FullPageSpinner label={t('common.loading')} />}>
+          <Outlet />
+        </Suspense>
+      </ErrorBoundary>
+    </>
+  );
+}

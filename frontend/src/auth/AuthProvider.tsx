@@ -1,0 +1,158 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Locale, UserView } from '@esim/contracts';
+import { apiJson, apiRequest, getQueryFn } from '../lib/api';
+import { useErrorText } from '../lib/useErrorText';
+import { useToast } from '../ui';
+
+export const USER_QUERY_KEY = ['/api/user'] as const;
+
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  acceptTerms: boolean;
+  acceptPrivacy: boolean;
+  locale: Locale;
+}
+export interface RegisterResult {
+  requiresVerification: boolean;
+  email: string;
+  message: string;
+}
+export interface VerifyInput {
+  email: string;
+  code: string;
+  password: string;
+  name: string;
+  locale: Locale;
+}
+export interface ResendInput {
+  email: string;
+  locale: Locale;
+}
+
+export interface AuthContextValue {
+  user: UserView | null;
+  status: AuthStatus;
+  isLoading: boolean;
+  error: Error | null;
+  loginMutation: UseMutationResult<UserView, Error, LoginInput>;
+  registerMutation: UseMutationResult<RegisterResult, Error, RegisterInput>;
+  verifyMutation: UseMutationResult<{ user: UserView }, Error, VerifyInput>;
+  resendMutation: UseMutationResult<unknown, Error, ResendInput>;
+  logoutMutation: UseMutationResult<void, Error, void>;
+  /**
+   * Ends the session on this client (after logout or account deletion): the user becomes null and
+   * protected pages send the visitor to `redirectTo` instead of /auth.
+   */
+  endSession: (redirectTo?: string) => void;
+  /** Where protected pages send a signed-out visitor. */
+  signedOutRedirect: string;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+
+  const userQuery = useQuery<UserView | null, Error>({
+    queryKey: USER_QUERY_KEY,
+    queryFn: getQueryFn<UserView>({ on401: 'returnNull' }),
+  });
+
+  const [signedOutRedirect, setSignedOutRedirect] = useState('/auth');
+
+  const endSession = useCallback(
+    (redirectTo = '/') => {
+      setSignedOutRedirect(redirectTo);
+      queryClient.setQueryData(USER_QUERY_KEY, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== USER_QUERY_KEY[0] });
+    },
+    [queryClient],
+  );
+
+  const startSession = useCallback(
+    (user: UserView) => {
+      setSignedOutRedirect('/auth');
+      queryClient.setQueryData(USER_QUERY_KEY, user);
+    },
+    [queryClient],
+  );
+
+  const failed = (titleKey: string) => (error: Error) =>
+    toast({ title: t(titleKey), description: errorText(error), variant: 'destructive' });
+
+  const loginMutation = useMutation<UserView, Error, LoginInput>({
+    mutationFn: ({ email, password }) => apiJson<UserView>('POST', '/api/login', { username: email, password }),
+    onSuccess: (user) => startSession(user),
+    onError: failed('auth.toast.loginFailed'),
+  });
+
+  const registerMutation = useMutation<RegisterResult, Error, RegisterInput>({
+    mutationFn: (input) => apiJson<RegisterResult>('POST', '/api/register', input),
+    onError: failed('auth.toast.registrationFailed'),
+  });
+
+  const verifyMutation = useMutation<{ user: UserView }, Error, VerifyInput>({
+    mutationFn: (input) => apiJson<{ user: UserView }>('POST', '/api/verify-email', input),
+    onSuccess: ({ user }) => {
+      startSession(user);
+      toast({ title: t('auth.toast.verifiedTitle'), description: t('auth.toast.verifiedDescription'), variant: 'success' });
+      // /auth is for visitors only: with the user set, it sends them on to /dashboard.
+    },
+    onError: failed('auth.toast.verificationFailed'),
+  });
+
+  const resendMutation = useMutation<unknown, Error, ResendInput>({
+    mutationFn: (input) => apiJson<unknown>('POST', '/api/resend-verification', input),
+    onSuccess: () => toast({ title: t('auth.toast.codeSentTitle'), description: t('auth.toast.codeSentDescription'), variant: 'success' }),
+    onError: failed('auth.toast.resendFailed'),
+  });
+
+  const logoutMutation = useMutation<void, Error, void>({
+    mutationFn: async () => {
+      await apiRequest('POST', '/api/logout');
+    },
+    onSuccess: () => endSession('/'),
+    onError: failed('auth.toast.logoutFailed'),
+  });
+
+  const user = userQuery.data ?? null;
+  const status: AuthStatus = userQuery.isPending ? 'loading' : user ? 'signedIn' : 'signedOut';
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user,
+      status,
+      isLoading: status === 'loading',
+      error: userQuery.error,
+      loginMutation,
+      registerMutation,
+      verifyMutation,
+      resendMutation,
+      logoutMutation,
+      endSession,
+      signedOutRedirect,
+    }),
+    [user, status, userQuery.error, loginMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, signedOutRedirect],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used within an AuthProvider');
+  return context;
+}

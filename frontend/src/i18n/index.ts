@@ -1,0 +1,76 @@
+import i18n from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LOCALES, RTL_LOCALES, isLocale, pickLocale, type Locale } from '@esim/contracts';
+
+export const LOCALE_STORAGE_KEY = 'locale';
+
+function readStoredLocale(): Locale | null {
+  try {
+    const stored = window.localStorage.getItem(LOCALE_STORAGE_KEY);
+    return isLocale(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeLocale(locale: Locale): void {
+  try {
+    window.localStorage.setItem(LOCALE_STORAGE_KEY, locale);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+}
+
+/** True when this browser has an explicit language choice (query or earlier selection). */
+export function hasStoredLocale(): boolean {
+  return readStoredLocale() !== null;
+}
+
+/** `?lng=` (remembered), then the remembered choice, then Portuguese (the product default). */
+export function detectInitialLocale(): Locale {
+  const fromQuery = new URLSearchParams(window.location.search).get('lng');
+  if (fromQuery) {
+    const locale = isLocale(fromQuery) ? fromQuery : pickLocale(fromQuery);
+    storeLocale(locale);
+    return locale;
+  }
+  return readStoredLocale() ?? DEFAULT_LOCALE;
+}
+
+export function isRtl(locale: string): boolean {
+  return (RTL_LOCALES as readonly string[]).includes(locale);
+}
+
+function applyDocumentLocale(locale: string): void {
+  const html = document.documentElement;
+  html.lang = locale;
+  html.dir = isRtl(locale) ? 'rtl' : 'ltr';
+}
+
+export function currentLocale(): Locale {
+  return isLocale(i18n.resolvedLanguage) ? i18n.resolvedLanguage : isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+const initialLocale = detectInitialLocale();
+applyDocumentLocale(initialLocale);
+i18n.on('languageChanged', applyDocumentLocale);
+
+// Each locale is its own chunk, fetched on demand: the first load carries only the active one.
+void i18n
+  .use(resourcesToBackend((language: string) => import(`./locales/${language}.json`).then((m: { default: unknown }) => m.default)))
+  .use(initReactI18next)
+  .init({
+    lng: initialLocale,
+    supportedLngs: [...LOCALES],
+    // Every locale is complete (locales.spec.ts), so nothing else needs to be downloaded.
+    fallbackLng: false,
+    load: 'currentOnly',
+    ns: ['translation'],
+    defaultNS: 'translation',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: true },
+  });
+
+export default i18n;

@@ -1,0 +1,187 @@
+import { useId, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CHECKOUT_COUNTRIES, PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRESHOLD_POINTS, type CheckoutCountry, type UserView } from '@esim/contracts';
+import { useAuth } from '../auth/AuthProvider';
+import { AppNav } from '../components/AppNav';
+import { Brand } from '../components/Brand';
+import { countryName, formatDate, formatNumber, formatPrice, initials } from '../lib/format';
+import { redemptionProgress } from '../lib/points';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { BoltIcon, Button, ButtonLink, Card, CheckIcon, GiftIcon, LockIcon, ProgressBar, Select, TargetIcon } from '../ui';
+
+export default function DashboardPage() {
+  const { user } = useAuth();
+  const { t } = useTranslation();
+  useDocumentTitle(t('dashboard.documentTitle'));
+  if (!user) return null;
+  return (
+    <>
+      <header className="app-header">
+        <div className="app-header__inner">
+          <Brand to="/dashboard" />
+          <Link to="/profile" className="avatar-button" aria-label={t('dashboard.profileButton')}>
+            <span aria-hidden="true">{initials(user.name)}</span>
+          </Link>
+        </div>
+      </header>
+      <main id="main" className="page page--with-nav dashboard">
+        <div className="stack stack--sm">
+          <h1 className="dashboard__welcome">{t('dashboard.welcome', { name: user.name })}</h1>
+          <p className="muted">{t('dashboard.subtitle')}</p>
+        </div>
+        <InstantBanner />
+        <ProgressCard user={user} />
+        <GiftedCard user={user} />
+        <PlansSection />
+      </main>
+      <AppNav />
+    </>
+  );
+}
+
+function InstantBanner() {
+  const { t } = useTranslation();
+  return (
+    <div className="banner" role="note">
+      <span className="banner__icon" aria-hidden="true">
+        <BoltIcon size={20} />
+      </span>
+      <div>
+        <p className="banner__title">{t('dashboard.instant.title')}</p>
+        <p className="banner__text">{t('dashboard.instant.text')}</p>
+      </div>
+    </div>
+  );
+}
+
+function ProgressCard({ user }: { user: UserView }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const noteId = useId();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const { percent, remaining, ready } = redemptionProgress(user.points);
+  const shownPercent = Math.floor(percent);
+  return (
+    <Card tone="brand" className="progress-card" aria-labelledby="progress-title">
+      <div className="row row--between">
+        <h2 id="progress-title" className="progress-card__label">
+          {t('dashboard.progress.title')}
+        </h2>
+        {ready && (
+          <span className="badge badge--gold">
+            <CheckIcon size={14} />
+            {t('dashboard.progress.readyBadge')}
+          </span>
+        )}
+      </div>
+      <p className="progress-card__value" data-testid="points-balance">
+        {t('common.mbValue', { value: n(user.points) })}
+      </p>
+      <ProgressBar
+        value={percent}
+        label={t('dashboard.progress.barLabel', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
+        valueText={t('dashboard.progress.percent', { percent: n(shownPercent) })}
+      />
+      <div className="row row--between small">
+        <span>{t('dashboard.progress.percent', { percent: n(shownPercent) })}</span>
+        <span>{ready ? t('dashboard.progress.ready') : t('dashboard.progress.remaining', { mb: n(remaining) })}</span>
+      </div>
+      <div className="stack stack--sm">
+        <Button variant="inverse" size="lg" block icon={<TargetIcon size={20} />} onClick={() => navigate('/task')}>
+          {t('dashboard.startMission')}
+        </Button>
+        <Button
+          variant="gold"
+          size="lg"
+          block
+          disabled={!ready}
+          icon={ready ? <GiftIcon size={20} /> : <LockIcon size={20} />}
+          aria-describedby={noteId}
+          onClick={() => navigate('/iccid')}
+        >
+          {t('dashboard.redeem')}
+        </Button>
+        <p id={noteId} className="progress-card__note">
+          {ready ? t('dashboard.redeemNoteReady') : t('dashboard.redeemNoteLocked', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+function GiftedCard({ user }: { user: UserView }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Card aria-labelledby="gifted-title" className="stat-card">
+      <span className="stat-card__icon" aria-hidden="true">
+        <GiftIcon />
+      </span>
+      <div className="stat-card__body">
+        <h2 id="gifted-title" className="stat-card__label">
+          {t('dashboard.gifted.title')}
+        </h2>
+        <p className="stat-card__value" data-testid="data-gifted">
+          {t('common.gbValue', { value: formatNumber(user.dataGiftedGB, i18n.language) })}
+        </p>
+        <p className="muted small">
+          {user.lastGiftedAt ? t('dashboard.gifted.last', { date: formatDate(user.lastGiftedAt, i18n.language, { dateStyle: 'medium' }) }) : t('dashboard.gifted.none')}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+function PlansSection() {
+  const { t, i18n } = useTranslation();
+  const [country, setCountry] = useState<CheckoutCountry>('US');
+  const countries = useMemo(
+    () =>
+      CHECKOUT_COUNTRIES.map((code) => ({ value: code, label: countryName(code, i18n.language) })).sort((a, b) => a.label.localeCompare(b.label, i18n.language)),
+    [i18n.language],
+  );
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <section className="stack" aria-labelledby="plans-title">
+      <div className="stack stack--sm">
+        <h2 id="plans-title" className="section-title">
+          {t('dashboard.plans.title')}
+        </h2>
+        <p className="muted small">{t('dashboard.plans.subtitle', { days: n(PLAN_VALIDITY_DAYS) })}</p>
+      </div>
+      <Select
+        label={t('dashboard.plans.country')}
+        options={countries}
+        value={country}
+        onChange={(event) => setCountry(event.currentTarget.value as CheckoutCountry)}
+      />
+      <ul className="plan-list">
+        {PREPAID_PLANS.map((plan) => (
+          <li key={plan.id} className={['plan-card', plan.popular && 'plan-card--popular'].filter(Boolean).join(' ')}>
+            <div className="plan-card__top">
+              <div>
+                <h3 className="plan-card__name">{t(plan.nameKey)}</h3>
+                <p className="plan-card__data">{t('common.gbValue', { value: n(plan.amountGB) })}</p>
+              </div>
+              {plan.popular && <span className="badge badge--gold">{t('dashboard.plans.popular')}</span>}
+            </div>
+            <p className="muted small">{t(plan.descriptionKey)}</p>
+            <div className="plan-card__bottom">
+              <p className="plan-card__price">
+                <span className="plan-card__amount">{formatPrice(plan.priceCents)}</span>
+                <span className="muted small"> · {t('dashboard.plans.validity', { days: n(plan.validityDays) })}</span>
+              </p>
+              <ButtonLink
+                to={`/checkout?plan=${encodeURIComponent(plan.id)}&country=${encodeURIComponent(country)}`}
+                variant={plan.popular ? 'primary' : 'secondary'}
+                size="sm"
+              >
+                {t('dashboard.plans.buy', { plan: plan.id })}
+              </ButtonLink>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

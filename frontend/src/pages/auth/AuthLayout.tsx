@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Brand } from '../../components/Brand';
+import { LanguageSelect } from '../../components/LanguageSelect';
+
+/** Centred card with the brand and language selector: the frame of /auth and /reset-password. */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="auth-layout">
+      <header className="auth-layout__header">
+        <Brand />
+        <LanguageSelect compact id="auth-language" />
+      </header>
+      <main id="main" className="auth-layout__main">
+        <div className="auth-card">{children}</div>
+      </main>
+      <footer className="auth-layout__footer">
+        <Link to="/privacy" target="_blank" rel="noopener noreferrer">
+          {t('common.privacyPolicy')}
+          <span className="visually-hidden"> ({t('common.opensInNewTab')})</span>
+        </Link>
+        <span aria-hidden="true">·</span>
+        <Link to="/terms" target="_blank" rel="noopener noreferrer">
+          {t('common.termsOfService')}
+          <span className="visually-hidden"> ({t('common.opensInNewTab')})</span>
+        </Link>
+      </footer>
+    </div>
+  );
+}
+
+export function AuthHeading({ icon, title, subtitle }: { icon?: ReactNode; title: ReactNode; subtitle?: ReactNode }) {
+  return (
+    <div className="auth-heading">
+      {icon && (
+        <span className="auth-heading__icon" aria-hidden="true">
+          {icon}
+        </span>
+      )}
+      <h1 className="auth-heading__title" tabIndex={-1}>
+        {title}
+      </h1>
+      {subtitle && <p className="auth-heading__subtitle">{subtitle}</p>}
+    </div>
+  );
+}

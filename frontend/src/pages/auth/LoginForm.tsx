@@ -1,0 +1,80 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../auth/AuthProvider';
+import { Button, Input } from '../../ui';
+import { AuthHeading } from './AuthLayout';
+import { isValidEmail } from './validation';
+
+interface LoginFormProps {
+  onSignup: () => void;
+  onForgot: (email: string) => void;
+}
+
+export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
+  const { t } = useTranslation();
+  const { loginMutation } = useAuth();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next: typeof errors = {};
+    if (!email.trim()) next.email = t('auth.validation.emailRequired');
+    else if (!isValidEmail(email)) next.email = t('auth.validation.emailInvalid');
+    if (!password) next.password = t('auth.validation.passwordRequired');
+    setErrors(next);
+    if (next.email) return emailRef.current?.focus();
+    if (next.password) return passwordRef.current?.focus();
+    loginMutation.mutate({ email: email.trim(), password });
+  };
+
+  return (
+    <>
+      <AuthHeading title={t('auth.login.title')} subtitle={t('auth.login.subtitle')} />
+      <form className="form" onSubmit={submit} noValidate>
+        <Input
+          ref={emailRef}
+          label={t('auth.fields.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email}
+        />
+        <Input
+          ref={passwordRef}
+          label={t('auth.fields.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
+        <div className="auth-row-end">
+          <button type="button" className="link-button" onClick={() => onForgot(email)}>
+            {t('auth.login.forgot')}
+          </button>
+        </div>
+        <Button type="submit" size="lg" block busy={loginMutation.isPending} busyText={t('auth.login.submitting')}>
+          {t('auth.login.submit')}
+        </Button>
+      </form>
+      <p className="auth-switch">
+        {t('auth.login.noAccount')}{' '}
+        <button type="button" className="link-button" onClick={onSignup}>
+          {t('auth.login.toSignup')}
+        </button>
+      </p>
+    </>
+  );
+}
