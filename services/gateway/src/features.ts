@@ -1,4 +1,10 @@
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { CaptchaModule } from './captcha/captcha.module';
+import { OfferwallsModule } from './offerwalls/offerwalls.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
+import { TasksModule } from './tasks/tasks.module';
+import { UsersModule } from './users/users.module';
 
 /** The gateway's feature modules: one line per feature folder. */
-export const FEATURE_MODULES = [AuthModule];
+export const FEATURE_MODULES = [RateLimitsModule, AuthModule, UsersModule, AdminModule, CaptchaModule, TasksModule, OfferwallsModule];

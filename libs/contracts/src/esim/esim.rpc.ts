@@ -12,4 +12,11 @@ export type GiftSummary = z.infer<typeof giftSummarySchema>;
 
 export const EsimRpc = {
   getGiftSummary: defineRpc('esim', 'get-gift-summary', z.object({ userId: z.string().uuid() }), giftSummarySchema),
+  /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */
+  getGiftSummaries: defineRpc(
+    'esim',
+    'get-gift-summaries',
+    z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
+    z.object({ summaries: z.array(giftSummarySchema.extend({ userId: z.string().uuid() })) }),
+  ),
 } as const;

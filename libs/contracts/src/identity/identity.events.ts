@@ -25,3 +25,38 @@ export const UserRegistered = defineEvent(
   1,
   z.object({ userId: z.string().uuid(), email: z.string(), name: z.string(), locale: localeSchema, registeredAt: z.string().datetime() }),
 );
+
+/** A password reset was asked for a known account; notifications emails the link (built from PUBLIC_URL). */
+export const PasswordResetRequested = defineEvent(
+  'identity',
+  'password-reset-requested',
+  1,
+  z.object({ userId: z.string().uuid(), email: z.string(), name: z.string(), locale: localeSchema, resetUrl: z.string().url(), expiresInMinutes: z.number().int() }),
+);
+
+/** The password changed (by the user, or through a reset link); the owner is told, sessions end. */
+export const PasswordChanged = defineEvent(
+  'identity',
+  'password-changed',
+  1,
+  z.object({ userId: z.string().uuid(), email: z.string(), locale: localeSchema, via: z.enum(['change', 'reset']), changedAt: z.string().datetime() }),
+);
+
+/** The account's email changed after the new address was verified; the old address is told. */
+export const EmailChanged = defineEvent(
+  'identity',
+  'email-changed',
+  1,
+  z.object({ userId: z.string().uuid(), previousEmail: z.string(), email: z.string(), locale: localeSchema, changedAt: z.string().datetime() }),
+);
+
+/**
+ * The account was deleted and its personal data erased. Every service drops or anonymises what it
+ * keeps about this user (ledger and payment records stay, without personal data).
+ */
+export const AccountDeleted = defineEvent(
+  'identity',
+  'account-deleted',
+  1,
+  z.object({ userId: z.string().uuid(), deletedAt: z.string().datetime() }),
+);

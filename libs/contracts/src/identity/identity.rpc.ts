@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRpc } from '../rpc/rpc-definition';
-import { emailSchema, localeSchema, nameSchema, passwordSchema, verificationCodeSchema } from '../http/auth.http';
+import { emailSchema, localeSchema, nameSchema, PASSWORD_MAX_LENGTH, passwordSchema, verificationCodeSchema } from '../http/auth.http';
+import { phoneSchema } from '../http/account.http';
 import { userSettingsSchema } from '../http/user.http';
 
 /** The identity-owned part of a user. */
@@ -17,6 +18,15 @@ export const identityUserSchema = z.object({
 });
 export type IdentityUser = z.infer<typeof identityUserSchema>;
 
+/** What the acting user may change about themselves; a new password or email needs currentPassword. */
+const updateProfileSchema = z.object({
+  name: nameSchema.optional(),
+  email: emailSchema.optional(),
+  phone: phoneSchema.nullable().optional(),
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  newPassword: passwordSchema.optional(),
+});
+
 export const IdentityRpc = {
   register: defineRpc(
     'identity',
@@ -32,4 +42,26 @@ export const IdentityRpc = {
   ),
   resendVerification: defineRpc('identity', 'resend-verification', z.object({ email: emailSchema, locale: localeSchema }), z.object({ email: z.string() })),
   getUser: defineRpc('identity', 'get-user', z.object({ userId: z.string().uuid() }), identityUserSchema),
+  /** Answers 401 'Invalid email or password' alike for an unknown email and a wrong password. */
+  login: defineRpc('identity', 'login', z.object({ email: z.string().trim().toLowerCase().min(1).max(254), password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }), z.object({ user: identityUserSchema })),
+  /** Same answer for known and unknown emails; a known one gets a reset link by email. */
+  forgotPassword: defineRpc('identity', 'forgot-password', z.object({ email: emailSchema }), z.object({})),
+  /** Spends a reset token; answers the user whose sessions must now end. */
+  resetPassword: defineRpc('identity', 'reset-password', z.object({ token: z.string().min(1).max(256), newPassword: passwordSchema }), z.object({ userId: z.string().uuid() })),
+  /** Changes the acting user's profile (meta.userId). */
+  updateProfile: defineRpc('identity', 'update-profile', updateProfileSchema, z.object({ user: identityUserSchema, pendingEmail: z.string().nullable(), passwordChanged: z.boolean() })),
+  /** Confirms the acting user's pending email change with the code sent to the new address. */
+  confirmEmailChange: defineRpc('identity', 'confirm-email-change', z.object({ code: verificationCodeSchema }), z.object({ user: identityUserSchema })),
+  /** Changes the acting user's toggles and language (meta.userId). */
+  updateSettings: defineRpc('identity', 'update-settings', z.object({ settings: userSettingsSchema.partial(), locale: localeSchema.optional() }), z.object({ user: identityUserSchema })),
+  /** Erases the acting user's personal data at once (meta.userId); the email is free again. */
+  deleteAccount: defineRpc('identity', 'delete-account', z.object({}), z.object({ userId: z.string().uuid() })),
+  isAdmin: defineRpc('identity', 'is-admin', z.object({ userId: z.string().uuid() }), z.object({ isAdmin: z.boolean() })),
+  /** Live accounts, oldest first, for the admin user table. */
+  listUsers: defineRpc(
+    'identity',
+    'list-users',
+    z.object({ limit: z.number().int().min(1).max(1000), offset: z.number().int().min(0) }),
+    z.object({ users: z.array(z.object({ id: z.string().uuid(), name: z.string(), email: z.string(), isAdmin: z.boolean(), createdAt: z.string() })) }),
+  ),
 } as const;

@@ -12,6 +12,11 @@ export function loggingModule(service: string, level: string, opts: { logRequest
       genReqId: (req) => (req.headers['x-correlation-id'] as string | undefined) ?? randomUUID(),
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
       quietReqLogger: true,
+      // Query strings can carry secrets (a reset link's token): log the path only.
+      serializers: {
+        req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
     },
   });
 }

@@ -73,7 +73,7 @@ export class ServicePlatformModule {
       {
         provide: OutboxRelay,
         inject: [DataSource, AmqpConnection],
-        useFactory: (ds: DataSource, amqp: AmqpConnection) => new OutboxRelay(ds, amqp, { exchange: names.exchange, pollMs: config.OUTBOX_POLL_MS }),
+        useFactory: (ds: DataSource, amqp: AmqpConnection) => new OutboxRelay(ds, amqp, { exchange: names.exchange, pollMs: config.OUTBOX_POLL_MS, retentionHours: config.OUTBOX_RETENTION_HOURS }),
       },
       { provide: UnitOfWork, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new UnitOfWork(ds, relay) },
       {

@@ -17,6 +17,7 @@ export const platformConfigSchema = z.object({
   EVENT_DELIVERY_LIMIT: envInt(5, 1).describe('Deliveries of one event to a consumer before it is dead-lettered.'),
   RPC_TIMEOUT_MS: envInt(5000, 100).describe('How long the gateway waits for a service to answer a request.'),
   OUTBOX_POLL_MS: envInt(500, 10).describe('Fallback poll interval of the outbox relay.'),
+  OUTBOX_RETENTION_HOURS: envInt(24, 1).describe('Published outbox rows are deleted after this many hours (some events carry a code or link in clear).'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),
   HEALTH_PORT: z.coerce.number().int().min(0).optional().describe("HTTP port of a backend service's /health/live and /health/ready (default: the service's own port, 3101-3105; 0 picks a free port)."),

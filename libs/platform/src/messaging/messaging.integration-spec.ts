@@ -150,4 +150,19 @@ describe('integration events on the real broker', () => {
     await waitFor(async () => (await effects(31)) === 1, { what: 'a later event' });
     expect(await effects(30)).toBe(1);
   });
+
+  it('prunes published outbox rows past their retention, and never an unpublished one', async () => {
+    const old = await publish(40);
+    await waitFor(async () => (await effects(40)) === 1, { what: 'delivery' });
+    await producerDb.query(`UPDATE outbox_events SET published_at = now() - interval '25 hours' WHERE id = $1`, [old.id]);
+    const pending = '00000000-0000-4000-8000-000000000040';
+    await producerDb.query(
+      `INSERT INTO outbox_events (id, routing_key, envelope, created_at, available_at) VALUES ($1, 'x.y.v1', '{}', now() - interval '30 hours', now() + interval '1 day')`,
+      [pending],
+    );
+
+    expect(await relay.prune()).toBeGreaterThanOrEqual(1);
+    const left = await producerDb.query('SELECT id FROM outbox_events WHERE id = ANY($1)', [[old.id, pending]]);
+    expect(left.map((r: { id: string }) => r.id)).toEqual([pending]);
+  });
 });

@@ -8,6 +8,8 @@ import { OutboxWaker } from './unit-of-work';
 export interface OutboxRelayOptions {
   exchange: string;
   pollMs: number;
+  /** Published rows are deleted after this long: some events carry a code or a link in clear. */
+  retentionHours?: number;
   batchSize?: number;
   publishTimeoutMs?: number;
 }
@@ -21,6 +23,7 @@ interface OutboxRow {
 
 /** Longest wait before a returned (unroutable) event is tried again. */
 const MAX_BACKOFF_SECONDS = 3600;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Publishes outbox rows with publisher confirms and marks them only after the broker's ack.
@@ -32,6 +35,7 @@ export class OutboxRelay implements OutboxWaker {
   private readonly channel: ChannelWrapper;
   private readonly returned = new Set<string>();
   private timer?: NodeJS.Timeout;
+  private pruneTimer?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
   private stopped = true;
@@ -57,7 +61,22 @@ export class OutboxRelay implements OutboxWaker {
   start(): void {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.opts.pollMs);
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.wake();
+  }
+
+  /** Deletes published rows older than the retention; unpublished ones are never touched. */
+  async prune(): Promise<number> {
+    try {
+      const [, deleted] = await this.dataSource.query(
+        `DELETE FROM outbox_events WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)`,
+        [this.opts.retentionHours ?? 24],
+      );
+      return Number(deleted ?? 0);
+    } catch (err) {
+      this.log.warn(`outbox prune failed: ${(err as Error).message}`);
+      return 0;
+    }
   }
 
   /** Asks for a drain soon; calls while one runs coalesce into one more pass. */
@@ -86,6 +105,7 @@ export class OutboxRelay implements OutboxWaker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.draining;
     await this.channel.close();
   }

@@ -1,0 +1,33 @@
+import { Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { CONFIG } from '@esim/platform';
+import type { GatewayConfig } from '../config';
+import { CAPTCHA_SETTINGS } from './captcha.tokens';
+import { captchaSettings, CaptchaSettings } from './captcha-settings';
+import { CaptchaController } from './captcha.controller';
+import { CaptchaGuard } from './captcha.guard';
+import { CaptchaVerifier } from './captcha-verifier';
+import { SandboxSiteverifyController } from './sandbox-siteverify.controller';
+
+@Injectable()
+class CaptchaModeLog implements OnApplicationBootstrap {
+  constructor(@Inject(CAPTCHA_SETTINGS) private readonly settings: CaptchaSettings) {}
+  onApplicationBootstrap(): void {
+    const log = new Logger('Captcha');
+    if (this.settings.sandbox)
+      log.warn(`SANDBOX: no CAPTCHA_SECRET, captchas are checked by the local emulator at ${this.settings.verifyUrl}. Not for real users.`);
+    else log.log(`captchas are verified at ${this.settings.verifyUrl}`);
+  }
+}
+
+/** POST /api/verify-captcha, the CaptchaGuard other features use, and the local siteverify emulator. */
+@Module({
+  controllers: [CaptchaController, SandboxSiteverifyController],
+  providers: [
+    { provide: CAPTCHA_SETTINGS, inject: [CONFIG], useFactory: (c: GatewayConfig) => captchaSettings(c) },
+    CaptchaVerifier,
+    CaptchaGuard,
+    CaptchaModeLog,
+  ],
+  exports: [CaptchaGuard],
+})
+export class CaptchaModule {}

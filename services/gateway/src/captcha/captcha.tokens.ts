@@ -1,0 +1,2 @@
+/** The resolved CaptchaSettings of this gateway. */
+export const CAPTCHA_SETTINGS = Symbol('CAPTCHA_SETTINGS');

@@ -1,0 +1,47 @@
+import { Controller } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { IdentityRpc, RpcRequest, RpcResponse } from '@esim/contracts';
+import { AppError, RpcHandler } from '@esim/platform';
+import { AuditLog } from '../audit/audit-log';
+import { PasswordHasher } from '../credentials/password-hasher';
+import { User } from '../users/user.entity';
+import { toIdentityUser, Users } from '../users/users';
+
+export const invalidCredentialsError = () => new AppError('unauthorized', 'Invalid email or password', { reason: 'invalid_credentials' });
+
+/**
+ * Checks email and password. An unknown email still costs one argon2 verification, so neither the
+ * answer nor its timing tells whether an account exists. Hashes made with weaker parameters than
+ * today's are replaced while the password is at hand.
+ */
+@Controller()
+export class LoginHandler {
+  constructor(
+    private readonly db: DataSource,
+    private readonly users: Users,
+    private readonly hasher: PasswordHasher,
+    private readonly audit: AuditLog,
+  ) {}
+
+  @RpcHandler(IdentityRpc.login)
+  async login({ email, password }: RpcRequest<typeof IdentityRpc.login>): Promise<RpcResponse<typeof IdentityRpc.login>> {
+    const user = await this.users.findByEmail(email);
+    if (!user) {
+      await this.hasher.verifyNobody(password);
+      this.audit.record('sign_in_failed', { reason: 'unknown_email' });
+      throw invalidCredentialsError();
+    }
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      this.audit.record('sign_in_failed', { userId: user.id, reason: 'wrong_password' });
+      throw invalidCredentialsError();
+    }
+    if (this.hasher.needsRehash(user.passwordHash)) {
+      const upgraded = await this.hasher.hash(password);
+      // Only if the hash is still the one just verified: a concurrent password change wins.
+      await this.db.getRepository(User).update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: upgraded });
+      user.passwordHash = upgraded;
+    }
+    this.audit.record('sign_in', { userId: user.id });
+    return { user: toIdentityUser(user) };
+  }
+}

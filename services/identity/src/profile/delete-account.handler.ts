@@ -1,0 +1,50 @@
+import { Controller } from '@nestjs/common';
+import { AccountDeleted, DEFAULT_USER_SETTINGS, IdentityRpc, RpcMeta, RpcResponse } from '@esim/contracts';
+import { RpcHandler, UnitOfWork } from '@esim/platform';
+import { AuditLog } from '../audit/audit-log';
+import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
+import { VerificationCodes } from '../registration/verification-codes';
+import { User } from '../users/user.entity';
+import { actingUserId, Users } from '../users/users';
+
+/** The email of an erased account: unique, undeliverable, and frees the real address for a new sign-up. */
+export const erasedEmail = (userId: string) => `deleted-${userId}@invalid`;
+
+/**
+ * Erases the account's personal data at once. The row stays, with only its id, because ledger and
+ * payment records elsewhere point to it; AccountDeleted tells those services to drop what they hold.
+ */
+@Controller()
+export class DeleteAccountHandler {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: Users,
+    private readonly codes: VerificationCodes,
+    private readonly audit: AuditLog,
+  ) {}
+
+  @RpcHandler(IdentityRpc.deleteAccount)
+  async delete(_data: unknown, meta: RpcMeta): Promise<RpcResponse<typeof IdentityRpc.deleteAccount>> {
+    const userId = actingUserId(meta);
+    await this.uow.run(async (tx) => {
+      const user = await this.users.require(userId, tx.manager, { lock: true });
+      await this.codes.forget(tx.manager, [user.email], userId);
+      await tx.manager.getRepository(PasswordResetToken).delete({ userId });
+      const deletedAt = new Date();
+      await tx.manager.getRepository(User).update(userId, {
+        email: erasedEmail(userId),
+        name: null,
+        phone: null,
+        passwordHash: null,
+        passwordChangedAt: null,
+        emailVerified: false,
+        isAdmin: false,
+        settings: DEFAULT_USER_SETTINGS,
+        deletedAt,
+      });
+      tx.publish(AccountDeleted, { userId, deletedAt: deletedAt.toISOString() });
+    });
+    this.audit.record('account_deleted', { userId });
+    return { userId };
+  }
+}

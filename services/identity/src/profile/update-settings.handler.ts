@@ -1,0 +1,29 @@
+import { Controller } from '@nestjs/common';
+import { IdentityRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
+import { RpcHandler, UnitOfWork } from '@esim/platform';
+import { LiveUser, User } from '../users/user.entity';
+import { actingUserId, toIdentityUser, Users } from '../users/users';
+
+/** Toggles are saved one at a time by the SPA, so only the ones sent change. */
+@Controller()
+export class UpdateSettingsHandler {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: Users,
+  ) {}
+
+  @RpcHandler(IdentityRpc.updateSettings)
+  async update(
+    { settings, locale }: RpcRequest<typeof IdentityRpc.updateSettings>,
+    meta: RpcMeta,
+  ): Promise<RpcResponse<typeof IdentityRpc.updateSettings>> {
+    const userId = actingUserId(meta);
+    const user = await this.uow.run(async (tx) => {
+      const current = await this.users.require(userId, tx.manager, { lock: true });
+      current.settings = { ...toIdentityUser(current).settings, ...settings };
+      if (locale) current.locale = locale;
+      return (await tx.manager.getRepository(User).save(current)) as LiveUser;
+    });
+    return { user: toIdentityUser(user) };
+  }
+}

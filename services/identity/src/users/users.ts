@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DEFAULT_USER_SETTINGS, type IdentityUser, type RpcMeta } from '@esim/contracts';
+import { AppError } from '@esim/platform';
+import { LiveUser, User } from './user.entity';
+
+/** Reads of live (not deleted) accounts; `lock` takes the row for the rest of the transaction. */
+@Injectable()
+export class Users {
+  constructor(private readonly db: DataSource) {}
+
+  async findByEmail(email: string, manager: EntityManager = this.db.manager): Promise<LiveUser | null> {
+    return (await manager.getRepository(User).findOneBy({ email: email.toLowerCase(), deletedAt: IsNull() })) as LiveUser | null;
+  }
+
+  async require(id: string, manager: EntityManager = this.db.manager, opts: { lock?: boolean } = {}): Promise<LiveUser> {
+    const user = await manager.getRepository(User).findOne({
+      where: { id, deletedAt: IsNull() },
+      ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!user) throw new AppError('not_found', 'Account not found', { reason: 'user_not_found' });
+    return user as LiveUser;
+  }
+}
+
+/** The user an RPC acts for: the gateway passes the signed-in user as meta.userId. */
+export function actingUserId(meta: RpcMeta): string {
+  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  return meta.userId;
+}
+
+export function toIdentityUser(user: LiveUser): IdentityUser {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.emailVerified,
+    createdAt: user.createdAt.toISOString(),
+    isAdmin: user.isAdmin,
+    phone: user.phone,
+    locale: user.locale,
+    // Toggles added after the account was created read as their defaults.
+    settings: { ...DEFAULT_USER_SETTINGS, ...user.settings },
+  };
+}
+
+/** Two transactions raced for one unique value (an email): the later one lost. */
+export function isUniqueViolation(err: unknown): boolean {
+  return (
+    (err as { code?: string; driverError?: { code?: string } })?.driverError?.code === '23505' ||
+    (err as { code?: string })?.code === '23505'
+  );
+}

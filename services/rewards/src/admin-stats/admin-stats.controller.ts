@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RewardsRpc, RpcResponse } from '@esim/contracts';
+import { RpcHandler } from '@esim/platform';
+
+/** Users with an open points account, and the sum of their balances (reserved points excluded). */
+@Controller()
+export class AdminStatsController {
+  constructor(private readonly db: DataSource) {}
+
+  @RpcHandler(RewardsRpc.adminStats)
+  async stats(): Promise<RpcResponse<typeof RewardsRpc.adminStats>> {
+    const [row] = await this.db.query(
+      `SELECT (SELECT count(*) FROM ledger_accounts WHERE user_id IS NOT NULL AND closed_at IS NULL) AS users,
+              (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                WHERE a.user_id IS NOT NULL AND a.closed_at IS NULL) AS points`,
+    );
+    return { totalUsers: Number(row.users), totalPoints: Number(row.points) };
+  }
+}

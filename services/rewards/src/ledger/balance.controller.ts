@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RewardsRpc, RpcResponse } from '@esim/contracts';
+import { RpcHandler } from '@esim/platform';
+import { Ledger } from './ledger';
+
+/** The points a user can spend: the sum of their ledger entries, reserved points excluded. */
+@Controller()
+export class BalanceController {
+  constructor(
+    private readonly db: DataSource,
+    private readonly ledger: Ledger,
+  ) {}
+
+  @RpcHandler(RewardsRpc.getBalance)
+  async balance({ userId }: { userId: string }): Promise<RpcResponse<typeof RewardsRpc.getBalance>> {
+    const { available } = await this.ledger.balance(this.db.manager, userId);
+    return { userId, points: available };
+  }
+
+  @RpcHandler(RewardsRpc.getBalances)
+  async balances({ userIds }: { userIds: string[] }): Promise<RpcResponse<typeof RewardsRpc.getBalances>> {
+    const available = await this.ledger.availableOf(this.db.manager, userIds);
+    return { balances: userIds.map((userId) => ({ userId, points: available.get(userId) ?? 0 })) };
+  }
+}

@@ -1,0 +1,44 @@
+/** System accounts, created by the ledger migration; every point a user holds came from one of them. */
+export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions'] as const;
+export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
+
+/**
+ * What a transfer is. Credits move points from a system account to a user; a reversal takes one
+ * credit back; a reservation holds points (pending) until it is posted (redemption) or voided
+ * (release).
+ */
+export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release';
+export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit'>;
+
+export interface Transfer {
+  id: string;
+  kind: TransferKind;
+  debitAccountId: string;
+  creditAccountId: string;
+  amount: number;
+  /** Idempotency reference, unique per kind. */
+  reference: string;
+  /** The transfer this one reverses, posts or voids. */
+  linkedId: string | null;
+  createdAt: Date;
+}
+
+/** `created` is false when the (kind, reference) was used before: `transfer` is the earlier one. */
+export interface TransferResult {
+  transfer: Transfer;
+  created: boolean;
+}
+
+export interface Balance {
+  /** Settled points. */
+  posted: number;
+  /** Points held by reservations (zero or negative for a user). */
+  pending: number;
+  /** What the user can spend: posted plus pending. */
+  available: number;
+}
+
+export interface UserAccount {
+  id: string;
+  closed: boolean;
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { AccountDeleted, RewardsRpc, SIGNUP_BONUS_POINTS, UserRegistered } from '@esim/contracts';
+import { waitFor } from '@esim/testing';
+import { expectLedgerInvariants } from '../testing/ledger-invariants';
+import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
+
+describe('sign-up bonus (rewards consuming identity events on the real broker)', () => {
+  let rewards: RewardsUnderTest;
+
+  beforeAll(async () => {
+    rewards = await startRewardsUnderTest();
+  });
+  afterAll(async () => {
+    await expectLedgerInvariants(rewards.db);
+    await rewards.stop();
+  });
+
+  it('credits 100 points once when UserRegistered arrives twice (redelivered, and republished under a new id)', async () => {
+    const userId = randomUUID();
+    const payload = { userId, email: 'ana@example.test', name: 'Ana', locale: 'pt' as const, registeredAt: new Date().toISOString() };
+    const first = await rewards.publish(UserRegistered, payload);
+    await rewards.publish(UserRegistered, payload, { id: first.id });
+    const copy = await rewards.publish(UserRegistered, payload);
+
+    await waitFor(
+      async () =>
+        (await rewards.db.query('SELECT event_id FROM inbox_events WHERE event_id = ANY($1)', [[first.id, copy.id]])).length === 2,
+      {
+        what: 'both events in the inbox',
+      },
+    );
+    // The copy's inbox row commits with its effect; the redelivered first event finds its row and does nothing.
+
+    expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId })).toEqual({ userId, points: SIGNUP_BONUS_POINTS });
+    const bonuses = await rewards.db.query(`SELECT amount FROM ledger_transfers WHERE kind = 'signup_bonus' AND reference = $1`, [userId]);
+    expect(bonuses).toEqual([{ amount: String(SIGNUP_BONUS_POINTS) }]);
+  });
+
+  it('answers 0 points for a user it has not heard of, and balances of many users at once', async () => {
+    const known = await rewards.registerUser();
+    const unknown = randomUUID();
+    expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId: unknown })).toEqual({ userId: unknown, points: 0 });
+    expect(await rewards.rpc.call(RewardsRpc.getBalances, { userIds: [known, unknown] })).toEqual({
+      balances: [
+        { userId: known, points: SIGNUP_BONUS_POINTS },
+        { userId: unknown, points: 0 },
+      ],
+    });
+  });
+
+  it('AccountDeleted closes the points account but keeps its ledger history', async () => {
+    const userId = await rewards.registerUser();
+    const deleted = await rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
+    await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [deleted.id])).length === 1, {
+      what: 'AccountDeleted applied',
+    });
+
+    const [account] = await rewards.db.query('SELECT closed_at FROM ledger_accounts WHERE user_id = $1', [userId]);
+    expect(account.closed_at).not.toBeNull();
+    const history = await rewards.db.query(
+      `SELECT kind FROM ledger_transfers t JOIN ledger_accounts a ON a.id = t.credit_account_id WHERE a.user_id = $1`,
+      [userId],
+    );
+    expect(history).toEqual([{ kind: 'signup_bonus' }]);
+  });
+});

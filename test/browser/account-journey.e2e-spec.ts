@@ -1,0 +1,134 @@
+import type { Browser, Page } from 'playwright-core';
+import { extractCode } from '@esim/testing';
+import { uniqueEmail } from '../support/accounts';
+import { launchBrowser, phonePage } from '../support/browser';
+import { startSystem, System } from '../support/system';
+
+/**
+ * A person's whole account life in the real web app, on a phone-sized Chromium, against every
+ * service: sign up with the emailed code, see the bonus, edit the profile, keep a setting,
+ * sign out and in, reset a forgotten password, delete the account.
+ */
+describe('web app: account journey in the browser', () => {
+  let sys: System;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    sys = await startSystem({ serveSpa: true });
+    browser = await launchBrowser();
+    ({ page } = await phonePage(browser, sys.url, 'en'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+  });
+
+  const email = uniqueEmail('browser');
+  let password = 'first password 123';
+
+  it('sends a visitor from /dashboard to /auth, and shows the 404 page for unknown paths', async () => {
+    await page.goto('/dashboard');
+    await page.waitForURL(/\/auth/);
+    await page.goto('/no-such-page');
+    await expectVisible(page.getByRole('heading', { name: '404 Page Not Found' }));
+    await expectVisible(page.getByText('Did you forget to add the page to the router?'));
+  });
+
+  it('signs up through the UI with the code from the email and lands on the dashboard with 100 MB', async () => {
+    await page.goto('/auth?signup=true');
+    await page.getByLabel('Username').fill('Browser Bea');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel(/Terms of Service/).check();
+    await page.getByLabel(/Privacy Policy/).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const code = extractCode(await sys.mail.waitForMail(email));
+    await page.getByLabel('Verification code').fill(code);
+    await page.getByRole('button', { name: 'Verify email' }).click();
+    await page.waitForURL(/\/dashboard/);
+    await expectVisible(page.getByText('Welcome back, Browser Bea!'));
+    // The bonus arrives through the event bus: reload until it shows.
+    await eventually(page, async () => (await page.getByText('100 MB', { exact: false }).count()) > 0);
+  });
+
+  it('edits the profile and keeps a toggled setting across a reload', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Username').fill('Bea Renamed');
+    await page.getByLabel('Phone').fill('+5511999990000');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expectVisible(page.getByText('Profile updated').first());
+    await expectVisible(page.getByText('Bea Renamed').first());
+
+    const marketing = page.getByRole('switch', { name: 'Marketing emails' });
+    await expect(marketing.isChecked()).resolves.toBe(false);
+    await marketing.click();
+    await expectVisible(page.getByText('Settings saved').first());
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'Marketing emails' }).isChecked()).resolves.toBe(true);
+  });
+
+  it('signs out and signs back in', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: /sign out/i }).first().click();
+    await page.waitForURL((url) => !/\/profile/.test(url.pathname));
+    await page.goto('/auth?login=true');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/dashboard/);
+  });
+
+  it('resets a forgotten password with the emailed link and logs in with the new one', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: /sign out/i }).first().click();
+    await page.waitForURL((url) => !/\/profile/.test(url.pathname));
+    await page.goto('/auth?login=true');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const before = sys.mail.messages.length;
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expectVisible(page.getByText('Reset link sent'));
+
+    const mail = await sys.mail.waitForMail(email, { after: before, subject: /reset/i });
+    const link = /https?:\/\/\S+reset-password\?token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    password = 'second password 456';
+    await page.goto(link!);
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('Confirm password').fill(password);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('button', { name: 'GO TO LOGIN' }).click();
+    await page.waitForURL(/\/auth/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/dashboard/);
+  });
+
+  it('deletes the account after the confirm dialog; it cannot sign in any more', async () => {
+    await page.goto('/profile');
+    await page.getByRole('button', { name: /delete (my )?account/i }).first().click();
+    await expectVisible(page.getByText('Are you sure you want to delete your account? This action cannot be undone.'));
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete permanently' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    const login = await sys.client().post('/api/login', { username: email, password });
+    expect(login.status).toBe(401);
+  });
+});
+
+async function expectVisible(locator: ReturnType<Page['getByText']>): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function eventually(page: Page, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition never became true');
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
+}
