@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../i18n';
 import { apiJson } from '../../lib/api';
 import { useErrorText } from '../../lib/useErrorText';
-import { Button, CheckIcon, Input, LockIcon } from '../../ui';
+import { Button, CheckIcon, LockIcon } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import { isValidEmail } from './validation';
+import { EmailField } from './EmailField';
 
 interface ForgotPasswordFormProps {
   initialEmail: string;
@@ -53,17 +54,9 @@ export function ForgotPasswordForm({ initialEmail, onBack }: ForgotPasswordFormP
     <>
       <AuthHeading icon={<LockIcon size={28} />} title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')} />
       <form className="form" onSubmit={submit} noValidate>
-        <Input
+        <EmailField
           ref={emailRef}
-          label={t('auth.fields.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={email}
+                    value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={fieldError}
         />

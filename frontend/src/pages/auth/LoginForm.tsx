@@ -4,6 +4,7 @@ import { useAuth } from '../../auth/AuthProvider';
 import { Button, Input } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import { isValidEmail } from './validation';
+import { EmailField } from './EmailField';
 
 interface LoginFormProps {
   onSignup: () => void;
@@ -35,17 +36,9 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
     <>
       <AuthHeading title={t('auth.login.title')} subtitle={t('auth.login.subtitle')} />
       <form className="form" onSubmit={submit} noValidate>
-        <Input
+        <EmailField
           ref={emailRef}
-          label={t('auth.fields.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={email}
+                    value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={errors.email}
         />

@@ -8,6 +8,7 @@ import { formatNumber } from '../../lib/format';
 import { Button, Checkbox, Input } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import { PASSWORD_MIN_LENGTH, isValidEmail, isValidPassword } from './validation';
+import { EmailField } from './EmailField';
 
 export interface SignupValues {
   name: string;
@@ -76,16 +77,8 @@ export function SignupForm({ values, onChange, onRegistered, onLogin }: SignupFo
           onChange={(e) => set('name', e.target.value)}
           error={errors.name}
         />
-        <Input
-          label={t('auth.fields.email')}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={values.email}
+        <EmailField
+                    value={values.email}
           onChange={(e) => set('email', e.target.value)}
           error={errors.email}
         />
