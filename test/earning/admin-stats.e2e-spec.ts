@@ -1,4 +1,6 @@
+import { Client } from 'pg';
 import { SIGNUP_BONUS_POINTS } from '@esim/contracts';
+import { TEST_DATABASE_URL } from '@esim/testing';
 import { uniqueEmail } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
@@ -17,13 +19,22 @@ describe('GET /api/admin/stats', () => {
     await signUpEarner(admin, sys.mail, { email: adminEmail });
     const user = await signUpEarner(member, sys.mail);
     expect(await callPostback(signedPostbackUrl(sys, 'bitlabs', postbackFor(user.id, 250)))).toMatchObject({ status: 200 });
+    // Gifting has no route yet: record two gifts the way esim stores them, one delivered, one only granted.
+    const pg = new Client({ connectionString: TEST_DATABASE_URL });
+    await pg.connect();
+    await pg.query(
+      `INSERT INTO "${sys.ns.schema('esim')}".data_gifts (user_id, amount_gb, plan_tier, iccid, status, delivered_at)
+       VALUES ($1, 3, '3GB', '8900000000000000001', 'delivered', now()), ($1, 5, '5GB', NULL, 'granted', NULL)`,
+      [user.id],
+    );
+    await pg.end();
   });
   afterAll(() => sys?.stop());
 
   it('answers the totals to an admin: users with points accounts, data gifted, and the sum of balances', async () => {
     const res = await admin.get('/api/admin/stats');
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ totalUsers: 2, totalDataGifted: 0, totalPoints: 2 * SIGNUP_BONUS_POINTS + 250 });
+    expect(res.json()).toEqual({ totalUsers: 2, totalDataGifted: 3, totalPoints: 2 * SIGNUP_BONUS_POINTS + 250 });
   });
 
   it('answers 403 to a signed-in non-admin and 401 to a visitor', async () => {

@@ -12,6 +12,8 @@ export type GiftSummary = z.infer<typeof giftSummarySchema>;
 
 export const EsimRpc = {
   getGiftSummary: defineRpc('esim', 'get-gift-summary', z.object({ userId: z.string().uuid() }), giftSummarySchema),
+  /** GB delivered to all users so far (the admin stat card). */
+  getGiftTotals: defineRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
   /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */
   getGiftSummaries: defineRpc(
     'esim',

@@ -23,6 +23,12 @@ export class GiftSummaryController {
     return (await this.summariesOf([userId])).get(userId) ?? EMPTY;
   }
 
+  @RpcHandler(EsimRpc.getGiftTotals)
+  async totals(): Promise<RpcResponse<typeof EsimRpc.getGiftTotals>> {
+    const [row] = await this.db.query(`SELECT COALESCE(SUM(amount_gb), 0)::int AS total FROM data_gifts WHERE status = 'delivered'`);
+    return { totalDataGiftedGB: row.total };
+  }
+
   /** The same for a page of the admin user table, in one query. */
   @RpcHandler(EsimRpc.getGiftSummaries)
   async summaries({ userIds }: RpcRequest<typeof EsimRpc.getGiftSummaries>): Promise<RpcResponse<typeof EsimRpc.getGiftSummaries>> {

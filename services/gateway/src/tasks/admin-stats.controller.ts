@@ -1,14 +1,11 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { AdminStats, RewardsRpc } from '@esim/contracts';
+import { AdminStats, EsimRpc, RewardsRpc } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
 import { AdminAudit } from '../admin/admin-audit';
 import { AdminGuard } from '../admin/admin.guard';
 import { CurrentUserId } from '../sessions/auth.guard';
 
-/**
- * The admin stat cards. Users and points come from the ledger (users holding a points account).
- * esim answers no gift totals yet, so totalDataGifted stays 0 until it offers one.
- */
+/** The admin stat cards: users and points from the ledger (users holding a points account), GB gifted from esim. */
 @Controller('api/admin')
 @UseGuards(AdminGuard)
 export class AdminStatsController {
@@ -19,8 +16,11 @@ export class AdminStatsController {
 
   @Get('stats')
   async stats(@CurrentUserId() adminId: string): Promise<AdminStats> {
-    const { totalUsers, totalPoints } = await this.rpc.call(RewardsRpc.adminStats, {});
+    const [{ totalUsers, totalPoints }, { totalDataGiftedGB }] = await Promise.all([
+      this.rpc.call(RewardsRpc.adminStats, {}),
+      this.rpc.call(EsimRpc.getGiftTotals, {}),
+    ]);
     this.audit.record('admin_stats_viewed', adminId);
-    return { totalUsers, totalDataGifted: 0, totalPoints };
+    return { totalUsers, totalDataGifted: totalDataGiftedGB, totalPoints };
   }
 }
