@@ -19,7 +19,8 @@ export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor:
 /** A phone-sized page whose interface language is `locale` (the SPA reads localStorage `locale`). */
 export async function phonePage(browser: Browser, baseURL: string, locale = 'en'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...PHONE, baseURL, locale });
-  await context.addInitScript((lng) => window.localStorage.setItem('locale', lng), locale);
+  // Runs in the page, where localStorage exists; the test's own types know only Node.
+  await context.addInitScript((lng) => (globalThis as unknown as { localStorage: Storage }).localStorage.setItem('locale', lng), locale);
   const page = await context.newPage();
   return { context, page };
 }

@@ -1,9 +1,148 @@
+import { useMemo, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../components/ComingSoon';
-import { ClockIcon } from '../ui';
+import type { OfferwallId, TaskType } from '@esim/contracts';
+import { formatDate, formatNumber } from '../lib/format';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { ButtonLink, Card, ClockIcon, EmptyState, GiftIcon, PageHeader, SparkIcon, Spinner, TargetIcon } from '../ui';
+import { dayLabel, groupTasksByDay, taskTotals, type TaskRecord } from './earning/history';
+import { HistoryNav } from './earning/HistoryNav';
+import { GamepadIcon, PlayIcon } from '../ui/icons';
+import { LoadError } from './earning/LoadError';
+import { OFFERWALL_NAMES, TASK_TYPE_LABEL_KEYS } from './earning/missions';
+import { TASKS_QUERY_KEY } from './earning/queryKeys';
+import './earning/earning.css';
 
-/** /history: completed missions grouped by day — placeholder until the feature lands. */
+const TYPE_ICONS: Record<TaskType, ReactNode> = {
+  ad_view: <PlayIcon size={20} />,
+  offer_completion: <SparkIcon size={20} />,
+  app_install: <GamepadIcon size={20} />,
+  other: <GiftIcon size={20} />,
+};
+
+/** /history: totals, then the user's tasks grouped by day, newest day first (spec section 2). */
 export default function HistoryPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('placeholders.history.title')} description={t('placeholders.history.text')} icon={<ClockIcon size={32} />} />;
+  useDocumentTitle(t('earning.history.title'));
+  const tasks = useQuery<TaskRecord[]>({ queryKey: TASKS_QUERY_KEY });
+
+  let body: ReactNode;
+  if (tasks.isPending) {
+    body = (
+      <Card className="walls-loading">
+        <Spinner label={t('earning.history.loading')} />
+        <span className="muted small" aria-hidden="true">
+          {t('earning.history.loading')}
+        </span>
+      </Card>
+    );
+  } else if (tasks.isError) {
+    body = <LoadError title={t('earning.history.error')} error={tasks.error} onRetry={() => void tasks.refetch()} retrying={tasks.isFetching} />;
+  } else {
+    const list = Array.isArray(tasks.data) ? tasks.data : [];
+    body = list.length === 0 ? <EmptyHistory /> : <History tasks={list} />;
+  }
+
+  return (
+    <>
+      <main id="main" className="page page--with-nav earning">
+        <PageHeader title={t('earning.history.title')} subtitle={t('earning.history.subtitle')} back={{ to: '/dashboard', label: t('common.back') }} />
+        {body}
+      </main>
+      <HistoryNav />
+    </>
+  );
+}
+
+function EmptyHistory() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Totals earnedMb={0} missions={0} />
+      <Card>
+        <EmptyState
+          icon={<ClockIcon size={32} />}
+          title={t('earning.history.emptyTitle')}
+          description={t('earning.history.emptyText')}
+          action={
+            <ButtonLink to="/task" size="lg" block icon={<TargetIcon size={20} />}>
+              {t('earning.history.startFirst')}
+            </ButtonLink>
+          }
+        />
+      </Card>
+    </>
+  );
+}
+
+function Totals({ earnedMb, missions }: { earnedMb: number; missions: number }) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <Card tone="brand" className="history-totals" aria-labelledby="history-totals-title">
+      <h2 id="history-totals-title" className="visually-hidden">
+        {t('earning.history.totals')}
+      </h2>
+      <dl className="history-totals__grid">
+        <div>
+          <dt>{t('earning.history.earned')}</dt>
+          <dd data-testid="history-earned">{t('common.mbValue', { value: n(earnedMb) })}</dd>
+        </div>
+        <div>
+          <dt>{t('earning.history.missions')}</dt>
+          <dd data-testid="history-missions">{n(missions)}</dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+function History({ tasks }: { tasks: TaskRecord[] }) {
+  const { t, i18n } = useTranslation();
+  const totals = useMemo(() => taskTotals(tasks), [tasks]);
+  const days = useMemo(() => groupTasksByDay(tasks), [tasks]);
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <>
+      <Totals {...totals} />
+      {days.map((day) => {
+        const headingId = `day-${day.key}`;
+        return (
+          <section key={day.key} className="history-day" aria-labelledby={headingId}>
+            <h2 id={headingId} className="history-day__title">
+              <time dateTime={day.key}>{dayLabel(day.date, i18n.language)}</time>
+            </h2>
+            <ul className="history-list">
+              {day.tasks.map((task) => {
+                const reversed = task.completed === false;
+                const type = (task.taskType in TASK_TYPE_LABEL_KEYS ? task.taskType : 'other') as TaskType;
+                const provider = task.provider && Object.hasOwn(OFFERWALL_NAMES, task.provider) ? OFFERWALL_NAMES[task.provider as OfferwallId] : null;
+                return (
+                  <li key={task.id} className={['history-item', reversed && 'history-item--reversed'].filter(Boolean).join(' ')} data-testid="history-item">
+                    <span className={`history-item__icon history-item__icon--${type}`} aria-hidden="true">
+                      {TYPE_ICONS[type]}
+                    </span>
+                    <div className="history-item__body">
+                      <p className="history-item__type">{t(TASK_TYPE_LABEL_KEYS[type])}</p>
+                      <p className="history-item__meta">
+                        <time dateTime={task.completedAt}>{formatDate(task.completedAt, i18n.language, { timeStyle: 'short' })}</time>
+                        {provider && <span> · {t('earning.history.via', { provider })}</span>}
+                      </p>
+                      {reversed && <p className="history-item__reversed">{t('earning.history.reversedText')}</p>}
+                    </div>
+                    <div className="history-item__amount">
+                      <span className={reversed ? 'history-item__points history-item__points--void' : 'history-item__points'}>
+                        {t('earning.history.amount', { value: n(task.pointsEarned) })}
+                      </span>
+                      {reversed && <span className="badge badge--danger">{t('earning.history.reversed')}</span>}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
 }

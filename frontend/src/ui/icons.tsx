@@ -173,3 +173,43 @@ export const AlertIcon = (p: IconProps) => (
     <path d="M12 10v4M12 17.5v.5" />
   </svg>
 );
+export const GamepadIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M7 7h10a5 5 0 0 1 4.6 7l-1 2.3a2.5 2.5 0 0 1-4.2.6L15 15H9l-1.4 1.9a2.5 2.5 0 0 1-4.2-.6l-1-2.3A5 5 0 0 1 7 7z" />
+    <path d="M8 10v3M6.5 11.5h3M15.5 11h.01M17.5 12.5h.01" />
+  </svg>
+);
+export const PlayIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <rect x="3" y="5" width="18" height="14" rx="3" />
+    <path d="m10 9 5 3-5 3z" />
+  </svg>
+);
+export const UserPlusIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <circle cx="10" cy="8" r="4" />
+    <path d="M3 21a7 7 0 0 1 12.5-4.3M19 14v6M16 17h6" />
+  </svg>
+);
+export const BagIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M5 8h14l-1 13H6z" />
+    <path d="M9 8V6a3 3 0 0 1 6 0v2" />
+  </svg>
+);
+export const ListCheckIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M11 6h9M11 12h9M11 18h9" />
+    <path d="m3.5 6 1.5 1.5L7.5 5M3.5 12l1.5 1.5 2.5-2.5M3.5 18l1.5 1.5 2.5-2.5" />
+  </svg>
+);
+export const RefreshIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M20 11a8 8 0 0 0-14.6-4.5L4 8M4 4v4h4M4 13a8 8 0 0 0 14.6 4.5L20 16M20 20v-4h-4" />
+  </svg>
+);
+export const ChevronDownIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="m6 9 6 6 6-6" />
+  </svg>
+);

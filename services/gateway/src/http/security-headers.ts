@@ -28,7 +28,8 @@ export function securityHeaders(): RequestHandler {
         styleSrc: ["'self'", "'unsafe-inline'", ...CAPTCHA],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https://api.stripe.com', ...CAPTCHA],
+        // The CPX survey widget fetches its surveys from its own API.
+        connectSrc: ["'self'", 'https://api.stripe.com', ...CAPTCHA, 'https://live-api.cpx-research.com'],
         frameSrc: ["'self'", ...STRIPE, ...CAPTCHA, ...OFFER_WALLS],
       },
     },

@@ -1,0 +1,3 @@
+/** Reads of the earning pages (keyed by URL: the default query function GETs `queryKey[0]`). */
+export const OFFERWALLS_QUERY_KEY = ['/api/offerwalls'] as const;
+export const TASKS_QUERY_KEY = ['/api/tasks'] as const;
