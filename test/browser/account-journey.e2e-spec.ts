@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { extractCode } from '@esim/testing';
 import { uniqueEmail } from '../support/accounts';
-import { launchBrowser, phonePage } from '../support/browser';
+import { expectVisible, launchBrowser, phonePage, reloadUntil } from '../support/browser';
 import { startSystem, System } from '../support/system';
 
 /**
@@ -50,7 +50,7 @@ describe('web app: account journey in the browser', () => {
     await page.waitForURL(/\/dashboard/);
     await expectVisible(page.getByText('Welcome back, Browser Bea!'));
     // The bonus arrives through the event bus: reload until it shows.
-    await eventually(page, async () => (await page.getByText('100 MB', { exact: false }).count()) > 0);
+    await reloadUntil(page, async () => (await page.getByText('100 MB', { exact: false }).count()) > 0);
   });
 
   it('edits the profile and keeps a toggled setting across a reload', async () => {
@@ -119,16 +119,3 @@ describe('web app: account journey in the browser', () => {
     expect(login.status).toBe(401);
   });
 });
-
-async function expectVisible(locator: ReturnType<Page['getByText']>): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-async function eventually(page: Page, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition never became true');
-    await page.waitForTimeout(500);
-    await page.reload();
-  }
-}

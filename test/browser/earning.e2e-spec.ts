@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SIGNUP_BONUS_POINTS } from '@esim/contracts';
+import { waitFor } from '@esim/testing';
 import { signUp, SignedUpUser } from '../support/accounts';
-import { launchBrowser, phonePage, SPA_BUILT } from '../support/browser';
+import { expectVisible, launchBrowser, phonePage, reloadUntil } from '../support/browser';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
 
@@ -12,9 +13,7 @@ import { startSystem, System } from '../support/system';
  * /history, a placeholder mission through the captcha dialog, /adwall, and the first-points dialog.
  * Needs `npm run build -w @esim/frontend` first.
  */
-const describeWithSpa = SPA_BUILT ? describe : describe.skip;
-
-describeWithSpa('web app: earning in the browser', () => {
+describe('web app: earning in the browser', () => {
   let sys: System;
   let client: HttpClient;
   let browser: Browser;
@@ -29,7 +28,7 @@ describeWithSpa('web app: earning in the browser', () => {
     client = sys.client();
     user = await signUp(client, sys.mail, { name: 'Earning Eva' });
     // The sign-up bonus arrives through the event bus; start from a settled balance.
-    await until(async () => (await client.get('/api/user')).json().points === SIGNUP_BONUS_POINTS);
+    await waitFor(async () => (await client.get('/api/user')).json().points === SIGNUP_BONUS_POINTS, { what: 'the sign-up bonus' });
     browser = await launchBrowser();
     ({ context, page } = await phonePage(browser, sys.url, 'en'));
   });
@@ -48,24 +47,24 @@ describeWithSpa('web app: earning in the browser', () => {
 
   it('shows an empty history with a way to the first mission', async () => {
     await page.goto('/history');
-    await visible(page.getByRole('heading', { level: 1, name: 'Mission history' }));
-    await visible(page.getByRole('heading', { name: 'No missions yet' }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Mission history' }));
+    await expectVisible(page.getByRole('heading', { name: 'No missions yet' }));
     await expect(page.getByTestId('history-missions').textContent()).resolves.toBe('0');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    for (const name of ['Home', 'Tasks', 'History']) await visible(nav.getByRole('link', { name }));
-    await visible(nav.getByRole('button', { name: 'Log out' }));
+    for (const name of ['Home', 'Tasks', 'History']) await expectVisible(nav.getByRole('link', { name }));
+    await expectVisible(nav.getByRole('button', { name: 'Log out' }));
     await page.getByRole('link', { name: 'Start First Mission' }).click();
     await page.waitForURL(/\/task$/);
   });
 
   it('lists the enabled walls and completes an offer inside the sandbox wall; the points card follows', async () => {
-    await visible(page.getByRole('heading', { level: 1, name: 'Missions' }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Missions' }));
     await expect(page.getByTestId('task-points').textContent()).resolves.toBe(`${SIGNUP_BONUS_POINTS} MB`);
-    await visible(page.getByText('MB still needed'));
+    await expectVisible(page.getByText('MB still needed'));
 
     // Every sandbox wall is a card named after the wall; the first one is open.
     const walls = page.locator('#offerwalls');
-    for (const name of ['RapidoReach', 'CPX Research', 'BitLabs', 'Lootably', 'Torox']) await visible(walls.getByRole('button', { name: new RegExp(name) }));
+    for (const name of ['RapidoReach', 'CPX Research', 'BitLabs', 'Lootably', 'Torox']) await expectVisible(walls.getByRole('button', { name: new RegExp(name) }));
     await expect(walls.getByRole('button', { name: /RapidoReach/ }).getAttribute('aria-expanded')).resolves.toBe('true');
 
     const bitlabs = walls.getByRole('button', { name: /BitLabs/ });
@@ -74,9 +73,9 @@ describeWithSpa('web app: earning in the browser', () => {
     await expect(bitlabs.getAttribute('aria-expanded')).resolves.toBe('true');
 
     const wall = page.frameLocator('iframe[title="BitLabs offers"]');
-    await visible(wall.getByText(/SANDBOX/).first());
+    await expectVisible(wall.getByText(/SANDBOX/).first());
     await wall.getByRole('listitem').filter({ hasText: 'Install game app' }).getByRole('button', { name: 'Complete' }).click();
-    await visible(wall.getByText(/signed postback to the server, which credited your points/));
+    await expectVisible(wall.getByText(/signed postback to the server, which credited your points/));
 
     // The wall navigated after its postback: /task reads the balance again, no reload needed.
     await page.getByTestId('task-points').filter({ hasText: `${SIGNUP_BONUS_POINTS + OFFER_POINTS} MB` }).waitFor({ timeout: 15_000 });
@@ -84,19 +83,19 @@ describeWithSpa('web app: earning in the browser', () => {
 
   it('shows the new points on the dashboard', async () => {
     await page.goto('/dashboard');
-    await eventually(page, async () => ((await page.getByTestId('points-balance').textContent()) ?? '').includes(`${SIGNUP_BONUS_POINTS + OFFER_POINTS} MB`));
+    await reloadUntil(page, async () => ((await page.getByTestId('points-balance').textContent()) ?? '').includes(`${SIGNUP_BONUS_POINTS + OFFER_POINTS} MB`));
   });
 
   it('lists the task on /history, under today, with its type, amount and wall', async () => {
     await page.goto('/history');
     const item = page.getByTestId('history-item').first();
-    await visible(item);
+    await expectVisible(item);
     await expect(page.getByTestId('history-item').count()).resolves.toBe(1);
-    await visible(page.getByRole('heading', { name: 'Today' }));
+    await expectVisible(page.getByRole('heading', { name: 'Today' }));
     // BitLabs sends type=COMPLETE for the sandbox offer: the server classifies it as an offer completion.
-    await visible(item.getByText('Offer completed'));
-    await visible(item.getByText(`+${OFFER_POINTS} MB`));
-    await visible(item.getByText('via BitLabs'));
+    await expectVisible(item.getByText('Offer completed'));
+    await expectVisible(item.getByText(`+${OFFER_POINTS} MB`));
+    await expectVisible(item.getByText('via BitLabs'));
     await expect(page.getByTestId('history-earned').textContent()).resolves.toBe(`${OFFER_POINTS} MB`);
     await expect(page.getByTestId('history-missions').textContent()).resolves.toBe('1');
   });
@@ -104,31 +103,31 @@ describeWithSpa('web app: earning in the browser', () => {
   it('opens a Coming Soon mission and passes the captcha dialog (the mission credits nothing)', async () => {
     await page.goto('/task');
     await page.getByRole('link', { name: /Install Game App/ }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Install Game App' }));
-    await visible(page.getByText('Install the game from the official app store and play for 3 minutes.'));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Install Game App' }));
+    await expectVisible(page.getByText('Install the game from the official app store and play for 3 minutes.'));
 
     await page.getByRole('button', { name: 'Start Mission' }).click();
     const dialog = page.getByRole('dialog', { name: 'Security check' });
-    await visible(dialog);
+    await expectVisible(dialog);
     const next = dialog.getByRole('button', { name: 'Continue' });
     await expect(next.isDisabled()).resolves.toBe(true);
 
     const robot = dialog.getByRole('checkbox', { name: "I'm not a robot" });
     await robot.check();
-    await visible(dialog.getByText('Verification successful. Select Continue.'));
+    await expectVisible(dialog.getByText('Verification successful. Select Continue.'));
     // Unticking drops the token again.
     await robot.uncheck();
     await expect(next.isDisabled()).resolves.toBe(true);
     await robot.check();
     await next.click();
     await dialog.waitFor({ state: 'hidden' });
-    await visible(page.getByText('Verification complete'));
+    await expectVisible(page.getByText('Verification complete'));
 
     const before = (await client.get('/api/user')).json().points;
     expect(before).toBe(SIGNUP_BONUS_POINTS + OFFER_POINTS);
 
     await page.getByRole('link', { name: 'Back to Missions' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Missions' }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Missions' }));
     // Focus returns to the mission that was opened.
     await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('mission-link-install-game');
   });
@@ -148,22 +147,22 @@ describeWithSpa('web app: earning in the browser', () => {
       await page.getByRole('button', { name: 'Start Mission' }).click();
       const dialog = page.getByRole('dialog', { name: 'Security check' });
       const widget = dialog.getByRole('button', { name: 'Fake Turnstile' });
-      await visible(widget);
+      await expectVisible(widget);
       expect(downloads).toBe(2);
       const next = dialog.getByRole('button', { name: 'Continue' });
       await expect(next.isDisabled()).resolves.toBe(true);
 
       await widget.click(); // first token: refused by siteverify
-      await visible(dialog.getByText('Verification successful. Select Continue.'));
+      await expectVisible(dialog.getByText('Verification successful. Select Continue.'));
       await next.click();
-      await visible(dialog.getByText('Captcha verification failed. Please try again.'));
+      await expectVisible(dialog.getByText('Captcha verification failed. Please try again.'));
       await expect(next.isDisabled()).resolves.toBe(true);
       await expect(page.evaluate(() => (globalThis as unknown as { fakeTurnstileResets: number }).fakeTurnstileResets)).resolves.toBe(1);
 
       await widget.click(); // Turnstile's dummy token: passes
       await next.click();
       await dialog.waitFor({ state: 'hidden' });
-      await visible(page.getByText('Verification complete'));
+      await expectVisible(page.getByText('Verification complete'));
     } finally {
       await page.unroute('**/api/captcha/config');
       await page.unroute('https://challenges.cloudflare.com/turnstile/v0/api.js*');
@@ -172,16 +171,16 @@ describeWithSpa('web app: earning in the browser', () => {
 
   it('shows /adwall with the points, the gap to 3 GB and the catalogue tiers; redeeming is locked below 1000', async () => {
     await page.goto('/adwall');
-    await visible(page.getByRole('heading', { level: 1, name: 'Earn More Data' }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Earn More Data' }));
     const points = SIGNUP_BONUS_POINTS + OFFER_POINTS;
     await expect(page.getByTestId('adwall-points').textContent()).resolves.toBe(`${points} points`);
     await expect(page.getByTestId('adwall-missing').textContent()).resolves.toBe(`${(3000 - points).toLocaleString('en')} more points needed for 3 GB.`);
-    for (const offer of ['Install game app', 'Shop online', 'Watch video', 'Survey']) await visible(page.getByText(offer, { exact: true }));
+    for (const offer of ['Install game app', 'Shop online', 'Watch video', 'Survey']) await expectVisible(page.getByText(offer, { exact: true }));
     for (const [tier, cost] of [
       ['1GB', '1,000 pts'],
       ['3GB', '3,000 pts'],
       ['5GB', '5,000 pts'],
-    ]) await visible(page.getByTestId(`tier-${tier}`).getByText(cost));
+    ]) await expectVisible(page.getByTestId(`tier-${tier}`).getByText(cost));
     await expect(page.getByRole('button', { name: 'Redeem Your Points' }).isDisabled()).resolves.toBe(true);
   });
 
@@ -192,14 +191,14 @@ describeWithSpa('web app: earning in the browser', () => {
       route.fulfill({ response, json: { ...(await response.json()), points: 0 } });
     });
     await page.goto('/task?mission=watch-video');
-    await visible(page.getByRole('heading', { level: 1, name: 'Watch Video Ad' }));
+    await expectVisible(page.getByRole('heading', { level: 1, name: 'Watch Video Ad' }));
     await page.getByRole('button', { name: 'Start Mission' }).click();
     const dialog = page.getByRole('dialog', { name: 'Earn your first points' });
-    await visible(dialog);
+    await expectVisible(dialog);
     await expect(page.getByRole('dialog', { name: 'Security check' }).count()).resolves.toBe(0);
     await dialog.getByRole('button', { name: 'Go to offer walls' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await visible(page.getByRole('heading', { level: 2, name: 'Offer walls' }));
+    await expectVisible(page.getByRole('heading', { level: 2, name: 'Offer walls' }));
     await page.unroute('**/api/user');
   });
 
@@ -210,28 +209,6 @@ describeWithSpa('web app: earning in the browser', () => {
     await context.clearCookies();
   });
 });
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-async function until(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition never became true');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Reloads the page until the probe holds (data that arrives through the event bus). */
-async function eventually(page: Page, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition never became true');
-    await page.waitForTimeout(500);
-    await page.reload();
-  }
-}
 
 /** Stands in for Cloudflare's api.js: a button that yields a bad token first, then the dummy token. */
 const FAKE_TURNSTILE = `

@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const SPA_BUILT = existsSync(path.resolve(__dirname, '../../frontend/dist/index.html'));
 
 /** Debian's Chromium, headless, without the background traffic this closed network refuses. */
 export function launchBrowser(): Promise<Browser> {
@@ -20,7 +17,21 @@ export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor:
 export async function phonePage(browser: Browser, baseURL: string, locale = 'en'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...PHONE, baseURL, locale });
   // Runs in the page, where localStorage exists; the test's own types know only Node.
-  await context.addInitScript((lng) => (globalThis as unknown as { localStorage: Storage }).localStorage.setItem('locale', lng), locale);
+  await context.addInitScript((lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng), locale);
   const page = await context.newPage();
   return { context, page };
+}
+
+export async function expectVisible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+/** Reloads the page until the probe holds: data that arrives through the event bus. */
+export async function reloadUntil(page: Page, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition never became true');
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
 }

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { Env } from '@esim/platform';
 import { TestMailServer, TestNamespace } from '@esim/testing';
@@ -57,6 +59,9 @@ export async function freePort(): Promise<number> {
  * exactly as in production.
  */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
+  if (opts.serveSpa && !existsSync(path.resolve(__dirname, '../../frontend/dist/index.html'))) {
+    throw new Error('frontend/dist is missing: browser tests need the built SPA (npm test builds it; or run npm run build -w @esim/frontend)');
+  }
   const ns = new TestNamespace();
   const mail = await new TestMailServer().start();
   const port = await freePort();
