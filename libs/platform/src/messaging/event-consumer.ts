@@ -109,8 +109,10 @@ export class EventConsumer {
         if (applied) this.log.log(`applied ${envelope.type} ${envelope.id}`);
         else this.log.log(`skipped ${envelope.type} ${envelope.id}: already applied`);
       } catch (err) {
-        const deliveries = Number(msg.properties.headers?.['x-delivery-count'] ?? 0) + 1;
-        this.log.error(`handling ${envelope.type} ${envelope.id} failed (delivery ${deliveries}/${this.opts.deliveryLimit}): ${(err as Error).message}`);
+        // The quorum queue counts returns; past the limit it moves the message to the DLQ.
+        const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
+        const fate = returns >= this.opts.deliveryLimit ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
+        this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
         ch.nack(msg, false, true);
       }
     });
