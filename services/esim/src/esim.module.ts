@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
-import { GiftSummaryController } from './gifts/gift-summary.controller';
+import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
 import { DataGifts1732060900000 } from './migrations/1732060900000-data-gifts';
 
 @Module({})
@@ -11,7 +11,7 @@ export class EsimModule {
     return {
       module: EsimModule,
       imports: [ServicePlatformModule.forService({ name: 'esim', config, entities: [DataGift], migrations: [DataGifts1732060900000] })],
-      controllers: [GiftSummaryController],
+      controllers: [GiftSummaryRpcHandler],
     };
   }
 }

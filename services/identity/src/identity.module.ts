@@ -2,23 +2,23 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { IdentityConfig } from './config';
 import { AdminEmailsBootstrap } from './admin/admin-emails.bootstrap';
-import { IsAdminHandler } from './admin/is-admin.handler';
-import { ListUsersHandler } from './admin/list-users.handler';
+import { IsAdminRpcHandler } from './admin/is-admin.rpc-handler';
+import { ListUsersRpcHandler } from './admin/list-users.rpc-handler';
 import { AuditLog } from './audit/audit-log';
 import { PasswordHasher } from './credentials/password-hasher';
-import { LoginHandler } from './login/login.handler';
-import { ForgotPasswordHandler } from './password-reset/forgot-password.handler';
-import { ResetPasswordHandler } from './password-reset/reset-password.handler';
+import { LoginRpcHandler } from './login/login.rpc-handler';
+import { ForgotPasswordRpcHandler } from './password-reset/forgot-password.rpc-handler';
+import { ResetPasswordRpcHandler } from './password-reset/reset-password.rpc-handler';
 import { IDENTITY_ENTITIES, IDENTITY_MIGRATIONS } from './persistence';
-import { ConfirmEmailChangeHandler } from './profile/confirm-email-change.handler';
-import { DeleteAccountHandler } from './profile/delete-account.handler';
-import { UpdateProfileHandler } from './profile/update-profile.handler';
-import { UpdateSettingsHandler } from './profile/update-settings.handler';
-import { RegisterHandler } from './registration/register.handler';
-import { ResendVerificationHandler } from './registration/resend-verification.handler';
+import { ConfirmEmailChangeRpcHandler } from './profile/confirm-email-change.rpc-handler';
+import { DeleteAccountRpcHandler } from './profile/delete-account.rpc-handler';
+import { UpdateProfileRpcHandler } from './profile/update-profile.rpc-handler';
+import { UpdateSettingsRpcHandler } from './profile/update-settings.rpc-handler';
+import { RegisterRpcHandler } from './registration/register.rpc-handler';
+import { ResendVerificationRpcHandler } from './registration/resend-verification.rpc-handler';
 import { VerificationCodes } from './registration/verification-codes';
-import { VerifyEmailHandler } from './registration/verify-email.handler';
-import { GetUserHandler } from './users/get-user.handler';
+import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
+import { GetUserRpcHandler } from './users/get-user.rpc-handler';
 import { Users } from './users/users';
 
 @Module({})
@@ -30,19 +30,19 @@ export class IdentityModule {
         ServicePlatformModule.forService({ name: 'identity', config, entities: IDENTITY_ENTITIES, migrations: IDENTITY_MIGRATIONS }),
       ],
       controllers: [
-        RegisterHandler,
-        VerifyEmailHandler,
-        ResendVerificationHandler,
-        GetUserHandler,
-        LoginHandler,
-        ForgotPasswordHandler,
-        ResetPasswordHandler,
-        UpdateProfileHandler,
-        ConfirmEmailChangeHandler,
-        UpdateSettingsHandler,
-        DeleteAccountHandler,
-        IsAdminHandler,
-        ListUsersHandler,
+        RegisterRpcHandler,
+        VerifyEmailRpcHandler,
+        ResendVerificationRpcHandler,
+        GetUserRpcHandler,
+        LoginRpcHandler,
+        ForgotPasswordRpcHandler,
+        ResetPasswordRpcHandler,
+        UpdateProfileRpcHandler,
+        ConfirmEmailChangeRpcHandler,
+        UpdateSettingsRpcHandler,
+        DeleteAccountRpcHandler,
+        IsAdminRpcHandler,
+        ListUsersRpcHandler,
       ],
       providers: [Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap],
     };

@@ -2,10 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
-import { PasswordChangedHandler } from './password/password-changed.handler';
-import { PasswordResetRequestedHandler } from './password/password-reset-requested.handler';
-import { ExistingAccountSignupAttemptedHandler } from './signup/existing-account-signup-attempted.handler';
-import { VerificationCodeIssuedHandler } from './signup/verification-code-issued.handler';
+import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
+import { PasswordResetRequestedEventHandler } from './password/password-reset-requested.event-handler';
+import { ExistingAccountSignupAttemptedEventHandler } from './signup/existing-account-signup-attempted.event-handler';
+import { VerificationCodeIssuedEventHandler } from './signup/verification-code-issued.event-handler';
 
 @Module({})
 export class NotificationsModule {
@@ -18,7 +18,7 @@ export class NotificationsModule {
           config,
           entities: [],
           migrations: [],
-          eventHandlers: [VerificationCodeIssuedHandler, ExistingAccountSignupAttemptedHandler, PasswordResetRequestedHandler, PasswordChangedHandler],
+          eventHandlers: [VerificationCodeIssuedEventHandler, ExistingAccountSignupAttemptedEventHandler, PasswordResetRequestedEventHandler, PasswordChangedEventHandler],
         }),
         MailModule,
       ],

@@ -1,23 +1,23 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
-import { AccountDeletedHandler } from './accounts/account-deleted.handler';
-import { AdminStatsController } from './admin-stats/admin-stats.controller';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
+import { AdminStatsRpcHandler } from './admin-stats/admin-stats.rpc-handler';
 import { RewardsConfig } from './config';
-import { BalanceController } from './ledger/balance.controller';
+import { BalanceRpcHandler } from './ledger/balance.rpc-handler';
 import { Ledger } from './ledger/ledger';
 import { Ledger1732061000000 } from './migrations/1732061000000-ledger';
 import { Earning1732061000001 } from './migrations/1732061000001-earning';
 import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
 import { OfferwallSettings } from './offerwalls/offerwall-settings';
-import { OfferwallsController } from './offerwalls/offerwalls.controller';
+import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
 import { PostbackIngestion } from './postbacks/postback-ingestion';
-import { PostbacksController } from './postbacks/postbacks.controller';
+import { PostbacksRpcHandler } from './postbacks/postbacks.rpc-handler';
 import { WebhookTransactions } from './postbacks/webhook-transactions';
 import { OfferwallEmulator } from './sandbox/offerwall-emulator';
-import { SandboxController } from './sandbox/sandbox.controller';
-import { SignupBonusHandler } from './signup-bonus/signup-bonus.handler';
+import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
+import { SignupBonusEventHandler } from './signup-bonus/signup-bonus.event-handler';
 import { Tasks } from './tasks/tasks';
-import { TasksController } from './tasks/tasks.controller';
+import { TasksRpcHandler } from './tasks/tasks.rpc-handler';
 
 @Module({})
 export class RewardsModule {
@@ -34,10 +34,10 @@ export class RewardsModule {
           config,
           entities: [],
           migrations: [Ledger1732061000000, Earning1732061000001],
-          eventHandlers: [SignupBonusHandler, AccountDeletedHandler],
+          eventHandlers: [SignupBonusEventHandler, AccountDeletedEventHandler],
         }),
       ],
-      controllers: [BalanceController, PostbacksController, TasksController, OfferwallsController, AdminStatsController, SandboxController],
+      controllers: [BalanceRpcHandler, PostbacksRpcHandler, TasksRpcHandler, OfferwallsRpcHandler, AdminStatsRpcHandler, SandboxRpcHandler],
       providers: [
         { provide: OfferwallSettings, useValue: offerwalls },
         OfferwallModeLog,

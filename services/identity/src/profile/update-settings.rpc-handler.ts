@@ -6,7 +6,7 @@ import { actingUserId, toIdentityUser, Users } from '../users/users';
 
 /** Toggles are saved one at a time by the SPA, so only the ones sent change. */
 @Controller()
-export class UpdateSettingsHandler {
+export class UpdateSettingsRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

@@ -6,7 +6,7 @@ import { Ledger } from './ledger';
 
 /** The points a user can spend: the sum of their ledger entries, reserved points excluded. */
 @Controller()
-export class BalanceController {
+export class BalanceRpcHandler {
   constructor(
     private readonly db: DataSource,
     private readonly ledger: Ledger,

@@ -5,7 +5,7 @@ import { RpcHandler } from '@esim/platform';
 import { Tasks } from './tasks';
 
 @Controller()
-export class TasksController {
+export class TasksRpcHandler {
   constructor(
     private readonly db: DataSource,
     private readonly tasks: Tasks,

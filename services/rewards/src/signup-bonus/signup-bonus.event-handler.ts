@@ -9,7 +9,7 @@ import { Ledger } from '../ledger/ledger';
  * turns any other copy of the event into a no-op.
  */
 @Injectable()
-export class SignupBonusHandler implements EventHandler<typeof UserRegistered> {
+export class SignupBonusEventHandler implements EventHandler<typeof UserRegistered> {
   readonly event = UserRegistered;
 
   constructor(private readonly ledger: Ledger) {}

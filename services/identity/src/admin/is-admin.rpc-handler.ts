@@ -6,7 +6,7 @@ import { User } from '../users/user.entity';
 
 /** Asked by the gateway on every admin request, so a revoked admin loses access at once. */
 @Controller()
-export class IsAdminHandler {
+export class IsAdminRpcHandler {
   constructor(private readonly db: DataSource) {}
 
   @RpcHandler(IdentityRpc.isAdmin)

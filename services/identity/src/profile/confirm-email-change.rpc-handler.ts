@@ -9,7 +9,7 @@ import { actingUserId, isUniqueViolation, toIdentityUser, Users } from '../users
 
 /** The code sent to the new address proves it; the account's email changes and the old address is told. */
 @Controller()
-export class ConfirmEmailChangeHandler {
+export class ConfirmEmailChangeRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

@@ -8,7 +8,7 @@ import { CODE_TTL_MINUTES, RESEND_INTERVAL_MS, VerificationCodes } from './verif
  * same answer; the gateway's per-email limit spaces resends a minute apart for every address alike.
  */
 @Controller()
-export class ResendVerificationHandler {
+export class ResendVerificationRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly codes: VerificationCodes,

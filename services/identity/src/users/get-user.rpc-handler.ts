@@ -4,7 +4,7 @@ import { RpcHandler } from '@esim/platform';
 import { toIdentityUser, Users } from './users';
 
 @Controller()
-export class GetUserHandler {
+export class GetUserRpcHandler {
   constructor(private readonly users: Users) {}
 
   @RpcHandler(IdentityRpc.getUser)

@@ -5,7 +5,7 @@ import { OfferwallSettings } from './offerwall-settings';
 
 /** The enabled walls for one user: live walls embed the provider, sandbox walls the local emulator. */
 @Controller()
-export class OfferwallsController {
+export class OfferwallsRpcHandler {
   constructor(private readonly settings: OfferwallSettings) {}
 
   @RpcHandler(RewardsRpc.listOfferwalls)

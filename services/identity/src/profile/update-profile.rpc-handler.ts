@@ -26,7 +26,7 @@ type UpdateProfile = RpcRequest<typeof IdentityRpc.updateProfile>;
  * instead and no code goes out, with the same answer. Everything or nothing is saved.
  */
 @Controller()
-export class UpdateProfileHandler {
+export class UpdateProfileRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

@@ -10,7 +10,7 @@ import { invalidCodeError, tooManyAttemptsError, VerificationCodes } from './ver
 
 /** Step two of sign-up: a valid code creates the account (the gateway then signs it in). */
 @Controller()
-export class VerifyEmailHandler {
+export class VerifyEmailRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly codes: VerificationCodes,

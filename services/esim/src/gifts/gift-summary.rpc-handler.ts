@@ -14,7 +14,7 @@ interface SummaryRow {
 const EMPTY: GiftSummary = { dataGiftedGB: 0, iccid: null, planTierLastChosen: null, lastGiftedAt: null };
 
 @Controller()
-export class GiftSummaryController {
+export class GiftSummaryRpcHandler {
   constructor(private readonly db: DataSource) {}
 
   /** Totals of delivered gifts and the last one, as the user row shows them. */

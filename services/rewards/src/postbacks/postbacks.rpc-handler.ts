@@ -4,7 +4,7 @@ import { RpcHandler } from '@esim/platform';
 import { PostbackIngestion } from './postback-ingestion';
 
 @Controller()
-export class PostbacksController {
+export class PostbacksRpcHandler {
   constructor(private readonly ingestion: PostbackIngestion) {}
 
   @RpcHandler(RewardsRpc.ingestPostback)

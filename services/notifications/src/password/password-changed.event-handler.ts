@@ -5,7 +5,7 @@ import { EmailQueue } from '../mail/email-queue';
 
 /** Tells the owner their password changed, so a change they did not make does not go unnoticed. */
 @Injectable()
-export class PasswordChangedHandler implements EventHandler<typeof PasswordChanged> {
+export class PasswordChangedEventHandler implements EventHandler<typeof PasswordChanged> {
   readonly event = PasswordChanged;
   constructor(private readonly emails: EmailQueue) {}
 

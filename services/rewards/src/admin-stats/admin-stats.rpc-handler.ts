@@ -5,7 +5,7 @@ import { RpcHandler } from '@esim/platform';
 
 /** Users with an open points account, and the sum of their balances (reserved points excluded). */
 @Controller()
-export class AdminStatsController {
+export class AdminStatsRpcHandler {
   constructor(private readonly db: DataSource) {}
 
   @RpcHandler(RewardsRpc.adminStats)

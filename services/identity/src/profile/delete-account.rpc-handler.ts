@@ -15,7 +15,7 @@ export const erasedEmail = (userId: string) => `deleted-${userId}@invalid`;
  * payment records elsewhere point to it; AccountDeleted tells those services to drop what they hold.
  */
 @Controller()
-export class DeleteAccountHandler {
+export class DeleteAccountRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

@@ -4,7 +4,7 @@ import { EventHandler } from '@esim/platform';
 import { EmailQueue } from '../mail/email-queue';
 
 @Injectable()
-export class PasswordResetRequestedHandler implements EventHandler<typeof PasswordResetRequested> {
+export class PasswordResetRequestedEventHandler implements EventHandler<typeof PasswordResetRequested> {
   readonly event = PasswordResetRequested;
   constructor(private readonly emails: EmailQueue) {}
 

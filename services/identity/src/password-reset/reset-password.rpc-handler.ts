@@ -13,7 +13,7 @@ const invalidLinkError = () => new AppError('validation', 'Invalid or expired re
 
 /** Spends a reset token (once, within its hour) on a new password; the gateway then ends every session. */
 @Controller()
-export class ResetPasswordHandler {
+export class ResetPasswordRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

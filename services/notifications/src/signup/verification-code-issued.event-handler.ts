@@ -4,7 +4,7 @@ import { EventHandler } from '@esim/platform';
 import { EmailQueue } from '../mail/email-queue';
 
 @Injectable()
-export class VerificationCodeIssuedHandler implements EventHandler<typeof VerificationCodeIssued> {
+export class VerificationCodeIssuedEventHandler implements EventHandler<typeof VerificationCodeIssued> {
   readonly event = VerificationCodeIssued;
   constructor(private readonly emails: EmailQueue) {}
 

@@ -10,7 +10,7 @@ import { WebhookTransactions } from '../postbacks/webhook-transactions';
  * credited, and the raw postback payloads, which carry the user's IP address, are erased.
  */
 @Injectable()
-export class AccountDeletedHandler implements EventHandler<typeof AccountDeleted> {
+export class AccountDeletedEventHandler implements EventHandler<typeof AccountDeleted> {
   readonly event = AccountDeleted;
 
   constructor(

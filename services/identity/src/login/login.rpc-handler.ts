@@ -15,7 +15,7 @@ export const invalidCredentialsError = () => new AppError('unauthorized', 'Inval
  * today's are replaced while the password is at hand.
  */
 @Controller()
-export class LoginHandler {
+export class LoginRpcHandler {
   constructor(
     private readonly db: DataSource,
     private readonly users: Users,

@@ -12,7 +12,7 @@ import { hashResetToken, newResetToken, RESET_TOKEN_TTL_MINUTES } from './reset-
  * retires the account's older ones. The link is built from PUBLIC_URL, never from a request.
  */
 @Controller()
-export class ForgotPasswordHandler {
+export class ForgotPasswordRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

@@ -9,7 +9,7 @@ import { CODE_TTL_MINUTES, VerificationCodes } from './verification-codes';
  * gets a code, an existing account's owner gets a "someone tried to sign up" email instead.
  */
 @Controller()
-export class RegisterHandler {
+export class RegisterRpcHandler {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: Users,

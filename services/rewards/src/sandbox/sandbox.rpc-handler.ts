@@ -6,7 +6,7 @@ import { OfferwallEmulator } from './offerwall-emulator';
 type Req<K extends 'sandboxWallPage' | 'sandboxCompleteOffer' | 'sandboxReverseOffer'> = RpcRequest<(typeof RewardsRpc)[K]>;
 
 @Controller()
-export class SandboxController {
+export class SandboxRpcHandler {
   constructor(private readonly emulator: OfferwallEmulator) {}
 
   @RpcHandler(RewardsRpc.sandboxWallPage)

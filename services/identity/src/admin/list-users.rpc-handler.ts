@@ -6,7 +6,7 @@ import { LiveUser, User } from '../users/user.entity';
 
 /** The admin user table's identity columns; the gateway checked the caller is an admin. */
 @Controller()
-export class ListUsersHandler {
+export class ListUsersRpcHandler {
   constructor(private readonly db: DataSource) {}
 
   @RpcHandler(IdentityRpc.listUsers)

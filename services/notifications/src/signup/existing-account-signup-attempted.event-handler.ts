@@ -6,7 +6,7 @@ import { EmailQueue } from '../mail/email-queue';
 
 /** Sign-up with a taken email answers like any sign-up; only the owner hears about it, here. */
 @Injectable()
-export class ExistingAccountSignupAttemptedHandler implements EventHandler<typeof ExistingAccountSignupAttempted> {
+export class ExistingAccountSignupAttemptedEventHandler implements EventHandler<typeof ExistingAccountSignupAttempted> {
   readonly event = ExistingAccountSignupAttempted;
   constructor(private readonly emails: EmailQueue, @Inject(CONFIG) private readonly config: NotificationsConfig) {}
 
