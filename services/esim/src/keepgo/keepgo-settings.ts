@@ -1,0 +1,49 @@
+import type { EsimConfig } from '../config';
+import { KEEPGO_LIVE_BASE_URL, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY } from './keepgo-api';
+
+export const KEEPGO_SETTINGS = Symbol('KEEPGO_SETTINGS');
+
+/** How the adapter reaches KeepGo, decided once at start-up from the configuration. */
+export interface KeepGoSettings {
+  /** No credentials: the emulator mounted in this service answers, with its public sandbox credentials. */
+  sandbox: boolean;
+  apiKey: string;
+  accessToken: string;
+  /**
+   * The API base including /api/v2; null means "this service's own emulator over loopback", whose
+   * port is only known once the HTTP server listens (HEALTH_PORT may be 0).
+   */
+  baseUrl: string | null;
+  timeoutMs: number;
+  retries: number;
+  retryBackoffMs: number;
+  catalogueCacheMs: number;
+  lookupMaxPages: number;
+  /** Country (ISO-2) → bundle id chosen by the operator. */
+  pinnedBundles: ReadonlyMap<string, number>;
+}
+
+/**
+ * Live KeepGo when both credentials are set; otherwise the emulator. Production without
+ * credentials never gets here unless ALLOW_SANDBOX_IN_PRODUCTION (the config schema refuses it).
+ */
+export function keepGoSettings(c: EsimConfig): KeepGoSettings {
+  const sandbox = c.KEEPGO_API_KEY === undefined;
+  return {
+    sandbox,
+    apiKey: c.KEEPGO_API_KEY ?? KEEPGO_SANDBOX_API_KEY,
+    accessToken: c.KEEPGO_ACCESS_TOKEN ?? KEEPGO_SANDBOX_ACCESS_TOKEN,
+    baseUrl: (c.KEEPGO_BASE_URL ?? (sandbox ? null : KEEPGO_LIVE_BASE_URL))?.replace(/\/+$/, '') ?? null,
+    timeoutMs: c.KEEPGO_TIMEOUT_MS,
+    retries: c.KEEPGO_RETRIES,
+    retryBackoffMs: c.KEEPGO_RETRY_BACKOFF_MS,
+    catalogueCacheMs: c.KEEPGO_CATALOGUE_CACHE_SECONDS * 1000,
+    lookupMaxPages: c.KEEPGO_LOOKUP_MAX_PAGES,
+    pinnedBundles: new Map(
+      c.KEEPGO_BUNDLE_IDS.map((entry) => {
+        const [country, id] = entry.split('=');
+        return [country, Number(id)] as const;
+      }),
+    ),
+  };
+}

@@ -1,0 +1,63 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '../keepgo-api';
+import { KeepGoEmulatorFaults } from './keepgo-emulator-faults';
+import { KeepGoEmulator } from './keepgo-emulator.service';
+
+const controlSchema = z
+  .object({
+    mode: z.enum(['ok', 'fail', 'hang']).optional(),
+    times: z.number().int().min(1).max(1000).optional(),
+    path: z.string().min(1).max(200).optional(),
+    applyEffect: z.boolean().optional(),
+    /** Sets the emulated account's balance. */
+    balanceUsd: z.number().min(0).max(1_000_000).optional(),
+    /** Faults off and request counts back to zero. */
+    reset: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * Test controls of the KeepGo emulator (not part of KeepGo's API): inject a failure or a hang,
+ * set the account balance, read what was asked. Exists only in sandbox mode and takes the same
+ * sandbox credentials as the emulated API.
+ */
+@Controller(`${KEEPGO_SANDBOX_PATH.slice(1)}/_control`)
+export class KeepGoEmulatorControlController {
+  constructor(
+    private readonly faults: KeepGoEmulatorFaults,
+    private readonly emulator: KeepGoEmulator,
+  ) {}
+
+  @Get()
+  state(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    if (!authorized(req)) return unauthorized(res);
+    return { ack: 'success', ...this.faults.state() };
+  }
+
+  @Post()
+  @HttpCode(200)
+  async control(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Body() body: unknown) {
+    if (!authorized(req)) return unauthorized(res);
+    const parsed = controlSchema.safeParse(body ?? {});
+    if (!parsed.success) {
+      res.status(400);
+      return { ack: 'error', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+    }
+    const { mode, times, path, applyEffect, balanceUsd, reset } = parsed.data;
+    if (reset) this.faults.reset();
+    if (mode) this.faults.set({ mode, times, path, applyEffect });
+    if (balanceUsd !== undefined) await this.emulator.setBalance(balanceUsd);
+    return { ack: 'success', ...this.faults.state() };
+  }
+}
+
+function authorized(req: Request): boolean {
+  return req.header('apiKey') === KEEPGO_SANDBOX_API_KEY && req.header('accessToken') === KEEPGO_SANDBOX_ACCESS_TOKEN;
+}
+
+function unauthorized(res: Response) {
+  res.status(401);
+  return { ack: 'error', message: 'Unauthorized: wrong apiKey or accessToken' };
+}
