@@ -1,7 +1,8 @@
 /**
  * One Jest run for the whole monorepo. Tests import TypeScript sources directly (SWC), talk to
- * the real Postgres, RabbitMQ and Redis named by TEST_DATABASE_URL / TEST_AMQP_URL / TEST_REDIS_URL,
- * and isolate themselves with a TestNamespace.
+ * the real Postgres, RabbitMQ and Redis named by TEST_DATABASE_URL / TEST_AMQP_URL / TEST_REDIS_URL
+ * (unset: containers when a Docker engine is reachable, else the local servers; see
+ * libs/testing/src/infrastructure.ts), and isolate themselves with a TestNamespace.
  */
 const swc = [
   '@swc/jest',
@@ -24,6 +25,9 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,
   setupFiles: ['<rootDir>/test/jest.setup.ts'],
+  // TEST_*_URL as given; else testcontainers when Docker is reachable; else the local servers.
+  globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
   maxWorkers: 2,
   verbose: true,
 };

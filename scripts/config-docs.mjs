@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { platformConfigSchema } = require(path.join(root, 'libs/platform/dist/config/platform-config.js'));
-const services = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications'];
+// The one list of services (libs/contracts/src/ports/services.ts), gateway first as before.
+const { SERVICES } = require(path.join(root, 'libs/contracts/dist/ports/services.js'));
+const services = ['gateway', ...SERVICES.filter((s) => s !== 'gateway')];
 
 function describe(schema) {
   let s = schema;

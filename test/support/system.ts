@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { BACKEND_SERVICES, BackendServiceName } from '@esim/contracts';
 import type { Env } from '@esim/platform';
 import { TestMailServer, TestNamespace } from '@esim/testing';
 import { startEsim } from '../../services/esim/src/app';
@@ -10,17 +11,20 @@ import { startIdentity } from '../../services/identity/src/app';
 import { startNotifications } from '../../services/notifications/src/app';
 import { startPayments } from '../../services/payments/src/app';
 import { startRewards } from '../../services/rewards/src/app';
+import { startWebhooks } from '../../services/webhooks/src/app';
 import { HttpClient } from './http-client';
 
-const STARTERS = {
+/** The start function of every service in the one list (SERVICES in libs/contracts): a missing one does not compile. */
+const STARTERS: Record<BackendServiceName, (env: Env) => Promise<INestApplication>> = {
   identity: startIdentity,
   rewards: startRewards,
   esim: startEsim,
   payments: startPayments,
   notifications: startNotifications,
-} as const;
-export type ServiceKey = keyof typeof STARTERS;
-export const ALL_SERVICES = Object.keys(STARTERS) as ServiceKey[];
+  webhooks: startWebhooks,
+};
+export type ServiceKey = BackendServiceName;
+export const ALL_SERVICES: ServiceKey[] = [...BACKEND_SERVICES];
 
 export interface SystemOptions {
   services?: ServiceKey[];
@@ -66,14 +70,16 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const mail = await new TestMailServer().start();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const shared: Env = { ...mail.env(), PUBLIC_URL: url, ...opts.env };
+  // The ingestion service keeps its port across restarts: the gateway proxies /webhooks to it.
+  const webhooksPort = await freePort();
+  const shared: Env = { ...mail.env(), PUBLIC_URL: url, WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), ...opts.env };
   const apps: System['apps'] = {};
   const services = opts.services ?? ALL_SERVICES;
 
-  const boot = (s: ServiceKey) => STARTERS[s](ns.env(s, shared));
+  const boot = (s: ServiceKey) => STARTERS[s](ns.env(s, s === 'webhooks' ? { ...shared, WEBHOOKS_PORT: String(webhooksPort) } : shared));
   try {
     await Promise.all(services.map(async (s) => (apps[s] = await boot(s))));
-    apps.gateway = await startGateway(ns.env('gateway', { ...shared, PORT: String(port), SERVE_SPA: opts.serveSpa ? 'true' : 'false', ...opts.gatewayEnv }));
+    apps.gateway = await startGateway(ns.env('gateway', { ...shared, PORT: String(port), WEBHOOKS_URL: `http://127.0.0.1:${webhooksPort}`, SERVE_SPA: opts.serveSpa ? 'true' : 'false', ...opts.gatewayEnv }));
   } catch (err) {
     await Promise.allSettled(Object.values(apps).map((a) => a!.close()));
     await mail.stop();

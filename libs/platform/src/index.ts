@@ -7,4 +7,5 @@ export * from './errors';
 export * from './health';
 export * from './logging';
 export * from './messaging';
+export * from './net';
 export * from './persistence';

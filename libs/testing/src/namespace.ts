@@ -4,10 +4,12 @@ import amqplib from 'amqplib';
 import Redis from 'ioredis';
 import { SERVICES } from '@esim/contracts';
 import type { Env } from '@esim/platform';
+import { LOCAL_TEST_URLS } from './infrastructure';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/esim_test';
-export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// Set by jest-global-setup.ts (given, a testcontainers container, or the local server).
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || LOCAL_TEST_URLS.TEST_DATABASE_URL;
+export const TEST_AMQP_URL = process.env.TEST_AMQP_URL || LOCAL_TEST_URLS.TEST_AMQP_URL;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || LOCAL_TEST_URLS.TEST_REDIS_URL;
 
 /**
  * Isolation for one test file on the shared real servers: its own schemas, exchange, queue
@@ -54,7 +56,7 @@ export class TestNamespace {
     const conn = await amqplib.connect(TEST_AMQP_URL);
     try {
       const ch = await conn.createChannel();
-      const queues = [...SERVICES, 'gateway'].flatMap((s) => [`${this.id}.${s}.rpc`, `${this.id}.${s}.events`, `${this.id}.${s}.events.dlq`]);
+      const queues = SERVICES.flatMap((s) => [`${this.id}.${s}.rpc`, `${this.id}.${s}.events`, `${this.id}.${s}.events.dlq`]);
       for (const q of [...queues, ...extraQueues]) await ch.deleteQueue(q);
       await ch.deleteExchange(`${this.id}.events`);
       await ch.close();

@@ -7,17 +7,23 @@ import net, { AddressInfo } from 'node:net';
 export class TcpProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly clients = new Set<net.Socket>();
   port = 0;
+  /** Connections accepted since the proxy was created (a process opening one connection counts 1). */
+  accepted = 0;
 
   constructor(private readonly targetHost: string, private readonly targetPort: number) {}
 
   async start(port = 0): Promise<this> {
     this.server = net.createServer((client) => {
       const upstream = net.connect(this.targetPort, this.targetHost);
+      this.accepted++;
+      this.clients.add(client);
       this.sockets.add(client).add(upstream);
       const drop = () => {
         client.destroy();
         upstream.destroy();
+        this.clients.delete(client);
         this.sockets.delete(client);
         this.sockets.delete(upstream);
       };
@@ -30,10 +36,16 @@ export class TcpProxy {
     return this;
   }
 
+  /** Connections open through the proxy right now. */
+  get openConnections(): number {
+    return this.clients.size;
+  }
+
   /** Closes the listener and every open connection: clients see the server vanish. */
   async cut(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    this.clients.clear();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
   }

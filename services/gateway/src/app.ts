@@ -1,14 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Express } from 'express';
-import { Env, loadConfig, startService } from '@esim/platform';
+import { serviceStarter } from '@esim/platform';
 import { GatewayConfig, gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { bodyParsers } from './http/body-parsers';
 import { csrfGuard } from './http/csrf.middleware';
+import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
-import { sessionLifetime, sessionMiddleware } from './sessions/session.middleware';
+import { INGESTED_WEBHOOKS, webhooksProxy } from './offerwalls/webhooks-proxy';
+import { sessionCookieName, sessionLifetime, sessionMiddleware } from './sessions/session.middleware';
 import RedisStoreClass from 'connect-redis';
 
 export const GATEWAY_DEFAULT_PORT = 3000;
@@ -20,24 +22,25 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   http.set('trust proxy', trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(',').map((s) => s.trim()));
   http.use(requestContext);
   http.use(securityHeaders());
+  // Provider callbacks stream to the ingestion service untouched, before any body parser reads them.
+  http.use(INGESTED_WEBHOOKS, webhooksProxy(config.WEBHOOKS_URL));
   http.use(bodyParsers(config.BODY_LIMIT));
-  http.use('/api', noStore, csrfGuard(config.PUBLIC_URL));
+  http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
   const store = app.get(RedisStoreClass);
   http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
-  if (config.SERVE_SPA) serveSpa(http, config.SPA_DIR);
+  if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
 }
 
-/** Starts the gateway with configuration read from `env`. */
-export async function startGateway(env: Env, opts: { shutdownHooks?: boolean } = {}): Promise<INestApplication> {
-  const config = loadConfig(gatewayConfigSchema, env);
-  return startService({
-    name: 'gateway',
-    module: GatewayModule.register(config),
-    config,
-    port: config.PORT,
-    rpc: false,
-    bodyParser: false,
-    configure: (app) => configureEdge(app, config),
-    ...opts,
-  });
-}
+/**
+ * Starts the gateway with configuration read from `env`, like every service (serviceStarter):
+ * the same config loader, health, shutdown and broker connection; it parses bodies itself.
+ */
+export const startGateway = serviceStarter({
+  name: 'gateway',
+  configSchema: gatewayConfigSchema,
+  defaultPort: GATEWAY_DEFAULT_PORT,
+  httpPort: (config) => config.PORT,
+  module: (config) => GatewayModule.register(config),
+  bodyParser: false,
+  configure: configureEdge,
+});

@@ -8,6 +8,7 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 export const gatewayConfigSchema = platformConfigSchema
   .extend({
     PORT: envInt(3000).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
+    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which /webhooks/* (provider callbacks) is streamed.'),
     PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET).describe('Signs the session cookie. Required in production.'),
     SESSION_IDLE_MINUTES: envInt(30, 1).describe('A session unused this long ends.'),
@@ -19,19 +20,20 @@ export const gatewayConfigSchema = platformConfigSchema
     SPA_DIR: z.string().default(path.resolve(__dirname, '../../../frontend/dist')).describe('Built SPA served at /.'),
     SERVE_SPA: envBoolean(true).describe('Serve the built SPA from SPA_DIR.'),
     RATE_LIMIT_LOGIN_ACCOUNT: rateLimitSetting('10/900').describe('Sign-in attempts per account (email) per window, as "<attempts>/<seconds>"; a success clears the account\'s count.'),
-    RATE_LIMIT_LOGIN_IP: rateLimitSetting('100/900').describe('Failed sign-in attempts per client IP per window.'),
-    RATE_LIMIT_SIGNUP_IP: rateLimitSetting('30/3600').describe('Sign-ups (POST /api/register) per client IP per window.'),
+    RATE_LIMIT_LOGIN_IP: rateLimitSetting('100/900').describe('Failed sign-in attempts per client network (an IPv4 address, or an IPv6 /64) per window.'),
+    RATE_LIMIT_SIGNUP_IP: rateLimitSetting('30/3600').describe('Sign-ups (POST /api/register) per client network (an IPv4 address, or an IPv6 /64) per window.'),
     RATE_LIMIT_SIGNUP_EMAIL: rateLimitSetting('5/3600').describe('Sign-ups per email per window (also caps the mails an existing account\'s owner gets).'),
-    RATE_LIMIT_VERIFY_IP: rateLimitSetting('60/900').describe('Code verifications (sign-up and email change) per client IP per window; each code also dies after 5 wrong tries.'),
+    RATE_LIMIT_VERIFY_IP: rateLimitSetting('60/900').describe('Code verifications (sign-up and email change) per client network (an IPv4 address, or an IPv6 /64) per window; each code also dies after 5 wrong tries.'),
     RATE_LIMIT_RESEND_EMAIL: rateLimitSetting('1/60').describe('Verification code resends per email per window (the product allows one a minute).'),
-    RATE_LIMIT_RESEND_IP: rateLimitSetting('20/3600').describe('Verification code resends per client IP per window.'),
+    RATE_LIMIT_RESEND_IP: rateLimitSetting('20/3600').describe('Verification code resends per client network (an IPv4 address, or an IPv6 /64) per window.'),
     RATE_LIMIT_FORGOT_EMAIL: rateLimitSetting('5/3600').describe('Password reset requests per email per window.'),
-    RATE_LIMIT_FORGOT_IP: rateLimitSetting('20/3600').describe('Password reset requests per client IP per window.'),
+    RATE_LIMIT_FORGOT_IP: rateLimitSetting('20/3600').describe('Password reset requests per client network (an IPv4 address, or an IPv6 /64) per window.'),
     RATE_LIMIT_PASSWORD_CHECK_USER: rateLimitSetting('10/900').describe('Current-password checks (profile changes) per signed-in user per window.'),
     CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the local siteverify emulator at /sandbox/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),
     CAPTCHA_TIMEOUT_MS: envInt(5000, 100).describe('How long to wait for siteverify.'),
+    REDEEM_WAIT_MS: envInt(8000, 0).describe('How long POST /api/redeem-points and /api/gift-data wait for the eSIM provider before answering status processing (the outcome then reaches the dashboard, history and My eSIMs).'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.CAPTCHA_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['CAPTCHA_SECRET'],

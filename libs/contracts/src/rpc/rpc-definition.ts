@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-/** What the caller knows about the acting user; services re-check ownership themselves. */
+/**
+ * What travels beside every RPC request: the correlation id and the acting user (the signed-in
+ * user the gateway acts for). The acting user always travels here, never in the request; a
+ * `userId` in a request names the subject of the call (whose balance an admin reads), which
+ * services authorise themselves.
+ */
 export const rpcMetaSchema = z.object({
   correlationId: z.string(),
   userId: z.string().uuid().optional(),
@@ -21,6 +26,3 @@ export type RpcResponse<D extends RpcDefinition> = z.infer<D['response']>;
 export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(service: string, name: string, request: Req, response: Res): RpcDefinition<Req, Res> {
   return { service, pattern: `${service}.${name}`, request, response };
 }
-
-export const SERVICES = ['identity', 'rewards', 'esim', 'payments', 'notifications'] as const;
-export type ServiceName = (typeof SERVICES)[number];

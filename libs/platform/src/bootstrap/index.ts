@@ -1,3 +1,4 @@
+export * from './handler-discovery';
 export * from './logging.module';
 export * from './service-platform.module';
 export * from './start-service';

@@ -1,13 +1,13 @@
 import { DynamicModule } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
-import { createLogger } from '../logging/logger';
+import { createLogger, LogFormat } from '../logging/logger';
 
-/** nestjs-pino over the one logger, so Nest's own lines are JSON with the correlation id too. */
-export function loggingModule(service: string, level: string, opts: { logRequests?: boolean } = {}): DynamicModule {
+/** nestjs-pino over the one logger, so Nest's own lines carry the correlation id too. */
+export function loggingModule(service: string, level: string, opts: { logRequests?: boolean; format?: LogFormat } = {}): DynamicModule {
   return LoggerModule.forRoot({
     pinoHttp: {
-      logger: createLogger(service, level),
+      logger: createLogger(service, level, opts.format),
       autoLogging: opts.logRequests ?? false,
       genReqId: (req) => (req.headers['x-correlation-id'] as string | undefined) ?? randomUUID(),
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),

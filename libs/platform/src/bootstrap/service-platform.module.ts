@@ -1,104 +1,176 @@
-import {
-  DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Provider, Type,
-} from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { SERVICE_PORTS, ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
 import { HEALTH_CHECKS, HealthCheck, HealthController } from '../health/health.controller';
 import { openDataSource, PersistenceOptions } from '../persistence/data-source';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { EventConsumer } from '../messaging/event-consumer';
-import { EventHandler } from '../messaging/event-handler';
+import { Inbox, PostgresInbox, RedisInbox } from '../messaging/inbox';
 import { OutboxRelay } from '../messaging/outbox-relay';
 import { RpcClient } from '../messaging/rpc-client';
 import { UnitOfWork } from '../messaging/unit-of-work';
+import { HandlerDiscovery, PortMismatchError, portMismatches } from './handler-discovery';
 import { loggingModule } from './logging.module';
-import { CONFIG, SERVICE_NAME } from './tokens';
+import { CONFIG, PLATFORM_REDIS, SERVICE_NAME, SERVICE_PORT } from './tokens';
 
 export interface ServicePlatformOptions {
   name: string;
   config: PlatformConfig;
-  entities: PersistenceOptions['entities'];
-  migrations: PersistenceOptions['migrations'];
-  eventHandlers?: Type<EventHandler>[];
+  entities?: PersistenceOptions['entities'];
+  migrations?: PersistenceOptions['migrations'];
+  /**
+   * false for a process without a database of its own (the gateway): no outbox, so it cannot
+   * publish; its event inbox lives in Redis (see RedisInbox).
+   */
+  database?: boolean;
+  /** The wire surface checked at start-up. Default: the service's port in libs/contracts. */
+  port?: ServicePort;
+  /** Log every HTTP request (the gateway). */
+  logRequests?: boolean;
 }
 
-/** Starts the relay and consumer after boot; on shutdown stops taking work, then closes in order. */
-@Injectable()
-class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+/**
+ * Checks the discovered handlers against the port, starts the relay and consumer after boot, and
+ * on shutdown stops taking work, then closes in order.
+ */
+class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('Lifecycle');
+  private shutdown?: Promise<void>;
   constructor(
-    private readonly relay: OutboxRelay,
+    private readonly port: ServicePort,
+    private readonly discovery: HandlerDiscovery,
     private readonly consumer: EventConsumer,
     private readonly rpc: RpcClient,
     private readonly amqp: AmqpConnection,
-    private readonly dataSource: DataSource,
+    private readonly store: { relay?: OutboxRelay; dataSource?: DataSource; redis?: Redis },
   ) {}
 
+  onModuleInit(): void {
+    const events = this.discovery.eventHandlers();
+    const problems = portMismatches(this.port, events, this.discovery.rpcHandlers());
+    if (problems.length > 0) throw new PortMismatchError(this.port.name, problems);
+    this.consumer.bind(events);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    this.relay.start();
+    this.store.relay?.start();
     await this.consumer.start();
   }
 
-  async onApplicationShutdown(signal?: string): Promise<void> {
+  /** Once, however many times the app is closed. */
+  onApplicationShutdown(signal?: string): Promise<void> {
+    this.shutdown ??= this.close(signal);
+    return this.shutdown;
+  }
+
+  private async close(signal?: string): Promise<void> {
     this.log.log(`shutting down${signal ? ` on ${signal}` : ''}`);
     await this.consumer.stop();
-    await this.relay.stop();
+    await this.store.relay?.stop();
     await this.rpc.close();
     await this.amqp.close();
-    await this.dataSource.destroy();
+    await this.store.dataSource?.destroy();
+    await this.store.redis?.quit().catch(() => this.store.redis?.disconnect());
   }
 }
 
 /**
- * Everything a backend service stands on, wired the same way in every service: configuration,
- * logging, its own schema, the outbox relay, its event consumer, RPC to other services, health.
+ * Everything a process stands on, wired the same way in every service and the gateway:
+ * configuration, logging, one broker connection (events, RPC server and client share it), its own
+ * schema with the outbox relay (or, without a database, a Redis inbox), its event consumer with
+ * the @EventHandler classes found in its modules, the check against its port, and health.
  */
 @Global()
 @Module({})
 export class ServicePlatformModule {
   static forService(opts: ServicePlatformOptions): DynamicModule {
     const { config, name } = opts;
-    const schema = config.DB_SCHEMA ?? name;
+    const port = opts.port ?? SERVICE_PORTS[name as keyof typeof SERVICE_PORTS];
+    if (!port) throw new Error(`${name} has no port: declare it in libs/contracts/src/ports/ and SERVICE_PORTS`);
+    const withDatabase = opts.database !== false;
     const names = { exchange: config.EVENTS_EXCHANGE, queuePrefix: config.QUEUE_PREFIX };
-    const handlers = opts.eventHandlers ?? [];
-    const providers: Provider[] = [
-      { provide: CONFIG, useValue: config },
-      { provide: SERVICE_NAME, useValue: name },
-      ...handlers,
-      {
-        provide: DataSource,
-        useFactory: () => openDataSource({ url: config.DATABASE_URL, schema, entities: opts.entities, migrations: opts.migrations, poolSize: config.DB_POOL_SIZE }),
-      },
-      { provide: AmqpConnection, useFactory: () => new AmqpConnection(config.AMQP_URL, name) },
-      {
-        provide: OutboxRelay,
-        inject: [DataSource, AmqpConnection],
-        useFactory: (ds: DataSource, amqp: AmqpConnection) => new OutboxRelay(ds, amqp, { exchange: names.exchange, pollMs: config.OUTBOX_POLL_MS, retentionHours: config.OUTBOX_RETENTION_HOURS }),
-      },
-      { provide: UnitOfWork, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new UnitOfWork(ds, relay) },
-      {
-        provide: EventConsumer,
-        inject: [DataSource, AmqpConnection, OutboxRelay, ...handlers],
-        useFactory: (ds: DataSource, amqp: AmqpConnection, relay: OutboxRelay, ...instances: EventHandler[]) =>
-          new EventConsumer(ds, amqp, relay, { ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT }, instances),
-      },
-      { provide: RpcClient, useFactory: () => new RpcClient({ ...names, url: config.AMQP_URL, timeoutMs: config.RPC_TIMEOUT_MS }) },
-      {
-        provide: HEALTH_CHECKS,
-        inject: [DataSource, AmqpConnection],
-        useFactory: (ds: DataSource, amqp: AmqpConnection): HealthCheck[] => [
-          { name: 'database', check: async () => (await ds.query('SELECT 1')).length === 1 },
-          { name: 'broker', check: async () => amqp.isConnected() },
-        ],
-      },
-      PlatformLifecycle,
-    ];
+    const consumerOptions = { ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT };
+
+    const storage: Provider[] = withDatabase
+      ? [
+          {
+            provide: DataSource,
+            useFactory: () =>
+              openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE }),
+          },
+          {
+            provide: OutboxRelay,
+            inject: [DataSource, AmqpConnection],
+            useFactory: (ds: DataSource, amqp: AmqpConnection) =>
+              new OutboxRelay(ds, amqp, { exchange: names.exchange, pollMs: config.OUTBOX_POLL_MS, retentionHours: config.OUTBOX_RETENTION_HOURS, maxAttempts: config.OUTBOX_MAX_ATTEMPTS }),
+          },
+          { provide: UnitOfWork, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new UnitOfWork(ds, relay) },
+          { provide: PostgresInbox, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new PostgresInbox(ds, relay) },
+          {
+            provide: EventConsumer,
+            inject: [AmqpConnection, PostgresInbox],
+            useFactory: (amqp: AmqpConnection, inbox: Inbox) => new EventConsumer(amqp, inbox, consumerOptions),
+          },
+          {
+            provide: HEALTH_CHECKS,
+            inject: [DataSource, AmqpConnection],
+            useFactory: (ds: DataSource, amqp: AmqpConnection): HealthCheck[] => [
+              { name: 'database', check: async () => (await ds.query('SELECT 1')).length === 1 },
+              { name: 'broker', check: async () => amqp.isConnected() },
+            ],
+          },
+          {
+            provide: PlatformLifecycle,
+            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, OutboxRelay, DataSource],
+            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, relay: OutboxRelay, dataSource: DataSource) =>
+              new PlatformLifecycle(port, d, c, rpc, amqp, { relay, dataSource }),
+          },
+        ]
+      : [
+          {
+            provide: PLATFORM_REDIS,
+            useFactory: () => new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2 }),
+          },
+          {
+            provide: EventConsumer,
+            inject: [AmqpConnection, PLATFORM_REDIS],
+            useFactory: (amqp: AmqpConnection, redis: Redis) => new EventConsumer(amqp, new RedisInbox(redis, config.INBOX_TTL_HOURS * 3600), consumerOptions),
+          },
+          {
+            provide: HEALTH_CHECKS,
+            inject: [PLATFORM_REDIS, AmqpConnection],
+            useFactory: (redis: Redis, amqp: AmqpConnection): HealthCheck[] => [
+              { name: 'redis', check: async () => (await redis.ping()) === 'PONG' },
+              { name: 'broker', check: async () => amqp.isConnected() },
+            ],
+          },
+          {
+            provide: PlatformLifecycle,
+            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, PLATFORM_REDIS],
+            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, redis: Redis) => new PlatformLifecycle(port, d, c, rpc, amqp, { redis }),
+          },
+        ];
+
     return {
       module: ServicePlatformModule,
-      imports: [loggingModule(name, config.LOG_LEVEL)],
+      imports: [DiscoveryModule, loggingModule(name, config.LOG_LEVEL, { logRequests: opts.logRequests, format: config.LOG_FORMAT })],
       controllers: [HealthController],
-      providers,
-      exports: [CONFIG, SERVICE_NAME, DataSource, UnitOfWork, RpcClient, EventConsumer, OutboxRelay, AmqpConnection, HEALTH_CHECKS],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: SERVICE_NAME, useValue: name },
+        { provide: SERVICE_PORT, useValue: port },
+        { provide: AmqpConnection, useFactory: () => new AmqpConnection(config.AMQP_URL, name) },
+        { provide: RpcClient, inject: [AmqpConnection], useFactory: (amqp: AmqpConnection) => new RpcClient({ ...names, connection: amqp, timeoutMs: config.RPC_TIMEOUT_MS }) },
+        HandlerDiscovery,
+        ...storage,
+      ],
+      exports: [
+        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, EventConsumer, HEALTH_CHECKS,
+        ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay] : [PLATFORM_REDIS]),
+      ],
     };
   }
 }

@@ -1,46 +1,54 @@
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
-import { PlatformConfig } from '../config/platform-config';
 import { z } from 'zod';
+import type { ServicePort } from '@esim/contracts';
+import { PlatformConfig } from '../config/platform-config';
 import { ConfigError, Env, loadConfig } from '../config/load-config';
+import { AmqpConnection } from '../messaging/amqp-connection';
+import { AmqpRpcServer } from '../messaging/rpc-server';
 import { rpcQueueName } from '../messaging/topology';
+import { SERVICE_PORT } from './tokens';
 
 export interface StartServiceOptions {
   name: string;
   module: DynamicModule | Type;
   config: PlatformConfig;
-  /** HTTP port for health endpoints; 0 picks a free one (tests). */
+  /** HTTP port (health endpoints, and the API for the gateway); 0 picks a free one (tests). */
   port: number;
-  /** Answer RPC on `<prefix><name>.rpc` (every backend service does; the gateway does not). */
-  rpc?: boolean;
   /** Install SIGTERM/SIGINT handlers (main.ts does; tests close apps themselves). */
   shutdownHooks?: boolean;
+  /** Express middleware of an edge process, installed before the routes. */
   configure?: (app: INestApplication) => void | Promise<void>;
   /** Lets an edge service parse bodies itself (size limits, raw bodies for signatures). */
   bodyParser?: boolean;
 }
 
+/**
+ * Boots a process built on ServicePlatformModule: logger, lifecycle (the handlers are checked
+ * against the port before anything consumes), the RPC server when the port answers any RPC
+ * (on the process's one broker connection), then HTTP. A failed start closes what it opened.
+ */
 export async function startService(opts: StartServiceOptions): Promise<INestApplication> {
   const app = await NestFactory.create(opts.module, { bufferLogs: true, abortOnError: false, bodyParser: opts.bodyParser ?? true });
-  app.useLogger(app.get(PinoNestLogger));
-  app.flushLogs();
-  if (opts.shutdownHooks) app.enableShutdownHooks();
-  await opts.configure?.(app);
-  if (opts.rpc !== false) {
-    const names = { exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX };
-    app.connectMicroservice<MicroserviceOptions>(
-      {
-        transport: Transport.RMQ,
-        options: { urls: [opts.config.AMQP_URL], queue: rpcQueueName(names, opts.name), queueOptions: { durable: true }, prefetchCount: 32 },
-      },
-      { inheritAppConfig: true },
-    );
-    await app.startAllMicroservices();
+  try {
+    app.useLogger(app.get(PinoNestLogger));
+    app.flushLogs();
+    if (opts.shutdownHooks) app.enableShutdownHooks();
+    await opts.configure?.(app);
+    await app.init();
+    const port = app.get<ServicePort>(SERVICE_PORT);
+    if (port.answers.length > 0) {
+      const queue = rpcQueueName({ exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX }, opts.name);
+      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue) }, { inheritAppConfig: true });
+      await app.startAllMicroservices();
+    }
+    await app.listen(opts.port);
+    return app;
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
   }
-  await app.listen(opts.port);
-  return app;
 }
 
 /** Entry point of every service's main.ts: a configuration error is one readable message and exit 1. */
@@ -60,15 +68,28 @@ export interface ServiceDefinition<S extends z.ZodObject> {
   configSchema: S;
   defaultPort: number;
   module: (config: z.infer<S>) => DynamicModule;
+  /** The HTTP port from the configuration (default: HEALTH_PORT, else `defaultPort`). */
+  httpPort?: (config: z.infer<S>) => number;
+  /** Edge middleware (the gateway). */
+  configure?: (app: INestApplication, config: z.infer<S>) => void | Promise<void>;
+  bodyParser?: boolean;
 }
 
 /**
- * The start function of a service: configuration is read from the given environment
- * (process.env in main.ts, a test namespace in tests), then the app boots.
+ * The start function of a service (and the gateway): configuration is read from the given
+ * environment (process.env in main.ts, a test namespace in tests), then the app boots.
  */
 export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>) {
   return (env: Env, opts: Pick<StartServiceOptions, 'shutdownHooks'> = {}): Promise<INestApplication> => {
     const config = loadConfig(def.configSchema, env) as z.infer<S> & PlatformConfig;
-    return startService({ name: def.name, module: def.module(config), config, port: config.HEALTH_PORT ?? def.defaultPort, ...opts });
+    return startService({
+      name: def.name,
+      module: def.module(config),
+      config,
+      port: def.httpPort ? def.httpPort(config) : (config.HEALTH_PORT ?? def.defaultPort),
+      bodyParser: def.bodyParser,
+      configure: def.configure ? (app) => def.configure!(app, config) : undefined,
+      ...opts,
+    });
   };
 }

@@ -8,6 +8,7 @@ import { envBoolean, envInt } from './load-config';
 export const platformConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development').describe('Runtime mode; production refuses sandbox providers unless ALLOW_SANDBOX_IN_PRODUCTION is set.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto').describe('json: one JSON object a line (for log collectors); pretty: coloured, readable lines (pino-pretty); auto: pretty when stdout is a terminal and NODE_ENV is not production (npm start asks for pretty when it runs in a terminal).'),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/esim_rewards').describe('Postgres database shared by all services; each service owns one schema in it. Created if missing.'),
   DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe("Schema the service owns (default: the service's name)."),
   DB_POOL_SIZE: envInt(10, 1).describe('Connections in the service\'s pool.'),
@@ -17,6 +18,8 @@ export const platformConfigSchema = z.object({
   EVENT_DELIVERY_LIMIT: envInt(5, 1).describe('Deliveries of one event to a consumer before it is dead-lettered.'),
   RPC_TIMEOUT_MS: envInt(5000, 100).describe('How long the gateway waits for a service to answer a request.'),
   OUTBOX_POLL_MS: envInt(500, 10).describe('Fallback poll interval of the outbox relay.'),
+  OUTBOX_MAX_ATTEMPTS: envInt(10, 1).describe('Tries (with backoff, about 17 minutes for 10) before an event no queue is bound to is parked in the outbox: logged with its type and left for operators (docs/architecture.md, "Parked events").'),
+  INBOX_TTL_HOURS: envInt(24 * 7, 1).describe('How long a process without a database (the gateway) remembers an applied event in its Redis inbox.'),
   OUTBOX_RETENTION_HOURS: envInt(24, 1).describe('Published outbox rows are deleted after this many hours (some events carry a code or link in clear).'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),

@@ -1,4 +1,5 @@
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { RequestContext } from '../context/request-context';
 
 /** Words whose values never reach a log line. */
@@ -8,9 +9,34 @@ export const REDACTED_PATHS = [
   'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]',
 ];
 
-/** One JSON logger per process; every line carries the service name and the correlation id. */
-export function createLogger(service: string, level: string): Logger {
-  return pino({
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * Readable lines for a person at a terminal, JSON for everything else (log collectors, files,
+ * pipes). `auto` decides by whether stdout is a terminal; production is always JSON.
+ */
+export function resolveLogFormat(format: LogFormat = 'auto', env: { NODE_ENV?: string } = process.env, isTTY = process.stdout.isTTY === true): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return isTTY && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
+}
+
+/** pino-pretty as a synchronous stream: one line each, coloured, the context before the message. */
+export function prettyStream(destination: NodeJS.WritableStream = process.stdout): DestinationStream {
+  return pretty({
+    destination,
+    colorize: true,
+    // The service name is already the line prefix of `npm start`.
+    ignore: 'pid,hostname,service,context',
+    translateTime: 'SYS:HH:MM:ss.l',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    singleLine: true,
+    sync: true,
+  });
+}
+
+/** One logger per process; every line carries the service name and the correlation id. */
+export function createLogger(service: string, level: string, format: LogFormat = 'auto'): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -19,5 +45,6 @@ export function createLogger(service: string, level: string): Logger {
       const ctx = RequestContext.current();
       return ctx ? { correlationId: ctx.correlationId, ...(ctx.userId ? { userId: ctx.userId } : {}) } : {};
     },
-  });
+  };
+  return resolveLogFormat(format) === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }

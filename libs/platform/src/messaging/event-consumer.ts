@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { DataSource } from 'typeorm';
 import { eventEnvelopeSchema, EventEnvelope } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
 import { AmqpConnection } from './amqp-connection';
-import { EventHandler } from './event-handler';
+import { EventHandlerBinding } from './event-handler';
+import { GroupCommit } from '../persistence/group-commit';
+import { Inbox } from './inbox';
 import { MessagingNames, deadLetterQueueName, eventQueueName } from './topology';
-import { OutboxWaker, Tx, writeOutbox } from './unit-of-work';
 
 export interface EventConsumerOptions extends MessagingNames {
   /** Names the durable queue and the inbox rows: usually the service name. */
@@ -16,26 +16,61 @@ export interface EventConsumerOptions extends MessagingNames {
   prefetch?: number;
 }
 
+/** What the consumer did since it started; tests and operators read it. */
+export interface EventConsumerStats {
+  received: number;
+  applied: number;
+  /** Deliveries of an event applied before (a lost ack, a republish): acknowledged, not applied again. */
+  duplicates: number;
+  failed: number;
+  /** Acks and nacks that could not be sent because the broker link had dropped. */
+  settlementsLost: number;
+}
+
+type Settlement = 'ack' | 'retry' | 'dead-letter';
+
+const DEFAULT_PREFETCH = 16;
+
 /**
- * Consumes the service's own quorum queue. Each delivery runs in one transaction with its inbox
- * row and is acked only after commit; a failure is nacked and redelivered until the queue's
- * delivery limit moves it to the dead-letter queue, where operators can see it.
+ * Consumes the service's own quorum queue. Each delivery runs through the inbox (one transaction
+ * with its handler's writes) and is acked only after that; a failure is nacked and redelivered
+ * until the queue's delivery limit moves it to the dead-letter queue, where operators can see it.
+ *
+ * The broker link may drop at any moment: the channel a delivery came on is then gone, and its
+ * ack or nack cannot be sent (and must never go to the next channel, where the delivery tag
+ * means another message). Settling is therefore guarded, never throws, and the broker redelivers
+ * what was not acked once the connection manager has reconnected and re-run `setup`, which
+ * re-declares the queue and consumes again. The inbox turns the redelivery of an applied event
+ * into an ack.
  */
 export class EventConsumer {
   private readonly log = new Logger('EventConsumer');
-  private readonly handlers = new Map<string, EventHandler>();
+  private readonly handlers = new Map<string, EventHandlerBinding>();
+  /** Group commits of the handlers that apply several deliveries at once (handleAll), by event. */
+  private readonly groups = new Map<string, GroupCommit<{ envelope: EventEnvelope; payload: unknown }, boolean>>();
   private channel?: ChannelWrapper;
   private readonly inFlight = new Set<Promise<void>>();
-  private consumerTag?: string;
+  private readonly closedChannels = new WeakSet<Channel>();
+  private current?: { ch: Channel; consumerTag: string };
+  private stopping = false;
+  readonly stats: EventConsumerStats = { received: 0, applied: 0, duplicates: 0, failed: 0, settlementsLost: 0 };
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly connection: AmqpConnection,
-    private readonly relay: OutboxWaker,
+    private readonly inbox: Inbox,
     private readonly opts: EventConsumerOptions,
-    handlers: EventHandler[],
+    bindings: EventHandlerBinding[] = [],
   ) {
-    for (const h of handlers) this.handlers.set(h.event.routingKey, h);
+    this.bind(bindings);
+  }
+
+  /** Adds handlers (before `start`); one per event type. */
+  bind(bindings: EventHandlerBinding[]): void {
+    for (const b of bindings) {
+      const taken = this.handlers.get(b.event.routingKey);
+      if (taken) throw new Error(`${b.event.routingKey} has two handlers: ${taken.name} and ${b.name}`);
+      this.handlers.set(b.event.routingKey, b);
+    }
   }
 
   get queue(): string {
@@ -46,13 +81,21 @@ export class EventConsumer {
     return deadLetterQueueName(this.opts, this.opts.consumer);
   }
 
+  get eventTypes(): string[] {
+    return [...this.handlers.keys()];
+  }
+
   async start(): Promise<void> {
     if (this.handlers.size === 0) return;
     const queue = this.queue;
     const dlq = this.deadLetterQueue;
+    this.stopping = false;
     this.channel = this.connection.manager.createChannel({
+      name: `${this.opts.consumer}-events`,
       json: false,
+      // Runs on every (re)connection, on the new channel.
       setup: async (ch: Channel) => {
+        ch.once('close', () => this.closedChannels.add(ch));
         await ch.assertExchange(this.opts.exchange, 'topic', { durable: true });
         await ch.assertQueue(dlq, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
         await ch.assertQueue(queue, {
@@ -65,21 +108,27 @@ export class EventConsumer {
           },
         });
         for (const key of this.handlers.keys()) await ch.bindQueue(queue, this.opts.exchange, key);
-        await ch.prefetch(this.opts.prefetch ?? 16);
+        if (this.stopping) return;
+        await ch.prefetch(this.opts.prefetch ?? DEFAULT_PREFETCH);
         const { consumerTag } = await ch.consume(queue, (msg) => msg && this.track(this.onMessage(ch, msg)), { noAck: false });
-        this.consumerTag = consumerTag;
+        this.current = { ch, consumerTag };
       },
     });
+    // Setup failures (a queue declared with other arguments, a refused bind) are reported here
+    // rather than as an unhandled 'error' event, which would end the process.
+    this.channel.on('error', (err: Error) => this.log.error(`event channel of ${queue}: ${err.message}`));
     await this.channel.waitForConnect();
   }
 
   /** Stops taking deliveries, lets the ones in hand finish (and ack), then closes. */
   async stop(): Promise<void> {
     if (!this.channel) return;
-    const tag = this.consumerTag;
-    if (tag) await this.channel.cancel(tag).catch(() => undefined);
+    this.stopping = true;
+    const current = this.current;
+    if (current && !this.closedChannels.has(current.ch)) await current.ch.cancel(current.consumerTag).catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
-    await this.channel.close();
+    await this.channel.close().catch(() => undefined);
+    this.channel = undefined;
   }
 
   private track(p: Promise<void>): void {
@@ -87,55 +136,92 @@ export class EventConsumer {
     void p.finally(() => this.inFlight.delete(p));
   }
 
+  /** Never rejects: whatever happens to one message must not take the process down. */
   private async onMessage(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    this.stats.received++;
+    try {
+      await this.handle(ch, msg);
+    } catch (err) {
+      this.log.error(`unexpected failure consuming from ${this.queue}: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  private async handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
     let envelope: EventEnvelope;
     try {
       envelope = eventEnvelopeSchema.parse(JSON.parse(msg.content.toString('utf8'))) as EventEnvelope;
     } catch (err) {
       this.log.error(`unreadable message on ${this.queue}, dead-lettering it: ${(err as Error).message}`);
-      ch.nack(msg, false, false);
+      this.settle(ch, msg, 'dead-letter');
       return;
     }
-    const handler = this.handlers.get(envelope.type);
-    if (!handler) {
+    const binding = this.handlers.get(envelope.type);
+    if (!binding) {
       this.log.warn(`no handler for ${envelope.type} on ${this.queue}; acknowledging`);
-      ch.ack(msg);
+      this.settle(ch, msg, 'ack');
       return;
     }
     await RequestContext.run({ correlationId: envelope.correlationId, causationId: envelope.id }, async () => {
       try {
-        const applied = await this.apply(handler, envelope);
-        ch.ack(msg);
+        const payload = binding.event.schema.parse(envelope.payload);
+        const applied = await this.apply(binding, envelope, payload);
+        if (applied) this.stats.applied++;
+        else this.stats.duplicates++;
+        this.settle(ch, msg, 'ack');
         if (applied) this.log.log(`applied ${envelope.type} ${envelope.id}`);
         else this.log.log(`skipped ${envelope.type} ${envelope.id}: already applied`);
       } catch (err) {
+        this.stats.failed++;
         // The quorum queue counts returns; past the limit it moves the message to the DLQ.
         const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
         const fate = returns >= this.opts.deliveryLimit ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
         this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
-        ch.nack(msg, false, true);
+        this.settle(ch, msg, 'retry');
       }
     });
   }
 
-  /** Returns false when the inbox shows the event was applied before. */
-  private async apply(handler: EventHandler, envelope: EventEnvelope): Promise<boolean> {
-    const payload = handler.event.schema.parse(envelope.payload);
-    let staged = 0;
-    const applied = await this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO inbox_events (consumer, event_id, event_type) VALUES ($1, $2, $3)
-         ON CONFLICT DO NOTHING RETURNING event_id`,
-        [this.opts.consumer, envelope.id, envelope.type],
+  /** Through the inbox: alone, or grouped with the deliveries of the same event that arrive together (handleAll). */
+  private apply(binding: EventHandlerBinding, envelope: EventEnvelope, payload: unknown): Promise<boolean> {
+    const { handler } = binding;
+    const applyAll = this.inbox.applyAll?.bind(this.inbox);
+    if (!handler.handleAll || !applyAll) return this.inbox.apply(this.opts.consumer, envelope, (tx) => handler.handle(payload, tx, envelope));
+    let group = this.groups.get(binding.event.routingKey);
+    if (!group) {
+      group = new GroupCommit<{ envelope: EventEnvelope; payload: unknown }, boolean>(
+        (items) =>
+          applyAll(
+            this.opts.consumer,
+            items.map((i) => i.envelope),
+            (tx, fresh) => handler.handleAll!(items.filter((i) => fresh.includes(i.envelope)), tx),
+          ),
+        // A group is at most what the prefetch lets in; two groups overlap (one commits while the next forms).
+        { maxBatch: this.opts.prefetch ?? DEFAULT_PREFETCH, concurrency: 2 },
       );
-      if (inserted.length === 0) return false;
-      const tx = new Tx(manager);
-      await handler.handle(payload, tx, envelope);
-      await writeOutbox(manager, tx.staged);
-      staged = tx.staged.length;
-      return true;
-    });
-    if (staged > 0) this.relay.wake();
-    return applied;
+      this.groups.set(binding.event.routingKey, group);
+    }
+    return group.submit({ envelope, payload });
+  }
+
+  /**
+   * Acks or nacks on the channel the message came on. When that channel has closed, there is
+   * nothing to do: the broker already took the message back and will deliver it again.
+   */
+  private settle(ch: Channel, msg: ConsumeMessage, how: Settlement): void {
+    if (this.closedChannels.has(ch)) {
+      this.settlementLost(msg, how, 'the channel closed');
+      return;
+    }
+    try {
+      if (how === 'ack') ch.ack(msg);
+      else ch.nack(msg, false, how === 'retry');
+    } catch (err) {
+      this.settlementLost(msg, how, (err as Error).message);
+    }
+  }
+
+  private settlementLost(msg: ConsumeMessage, how: Settlement, why: string): void {
+    this.stats.settlementsLost++;
+    this.log.warn(`could not ${how} message ${msg.properties.messageId ?? msg.fields.deliveryTag} on ${this.queue} (${why}); the broker delivers it again`);
   }
 }

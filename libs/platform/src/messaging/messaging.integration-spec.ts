@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import amqplib from 'amqplib';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { z } from 'zod';
@@ -7,13 +8,16 @@ import { openDataSource } from '../persistence/data-source';
 import { AmqpConnection } from './amqp-connection';
 import { EventConsumer } from './event-consumer';
 import { EventHandler } from './event-handler';
-import { OutboxRelay } from './outbox-relay';
+import { PostgresInbox } from './inbox';
+import { CLAIM_DUE_EVENTS_SQL, OutboxRelay } from './outbox-relay';
 import { Tx, UnitOfWork } from './unit-of-work';
 import { deadLetterQueueName } from './topology';
 
 const ThingHappened = defineEvent('producer', 'thing-happened', 1, z.object({ n: z.number().int() }));
+/** No queue is ever bound to this one. */
+const NobodyListens = defineEvent('producer', 'nobody-listens', 1, z.object({ n: z.number().int() }));
 
-class EffectsTable1732060800001 implements MigrationInterface {
+class EffectsTable1732069000001 implements MigrationInterface {
   async up(q: QueryRunner) {
     await q.query('CREATE TABLE effects (id serial PRIMARY KEY, event_id uuid NOT NULL, n integer NOT NULL)');
   }
@@ -24,7 +28,6 @@ class EffectsTable1732060800001 implements MigrationInterface {
 
 /** Records each applied event; n = -1 is a poison message that always fails. */
 class RecordThing implements EventHandler<typeof ThingHappened> {
-  readonly event = ThingHappened;
   async handle(payload: { n: number }, tx: Tx, envelope: { id: string }) {
     if (payload.n === -1) throw new Error('poison');
     await tx.manager.query('INSERT INTO effects (event_id, n) VALUES ($1, $2)', [envelope.id, payload.n]);
@@ -55,13 +58,15 @@ describe('integration events on the real broker', () => {
     amqpUrl.port = String(proxy.port);
 
     producerDb = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('producer'), entities: [], migrations: [] });
-    consumerDb = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [EffectsTable1732060800001] });
+    consumerDb = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [EffectsTable1732069000001] });
     // The producer reaches the broker through the proxy so the test can take the broker away from it.
     producerAmqp = new AmqpConnection(amqpUrl.toString(), 'producer');
     consumerAmqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
     relay = newRelay();
     uow = new UnitOfWork(producerDb, relay);
-    consumer = new EventConsumer(consumerDb, consumerAmqp, { wake() {} }, { ...names, consumer: 'consumer', deliveryLimit: 3, prefetch: 4 }, [new RecordThing()]);
+    consumer = new EventConsumer(consumerAmqp, new PostgresInbox(consumerDb, { wake() {} }), { ...names, consumer: 'consumer', deliveryLimit: 3, prefetch: 4 }, [
+      { event: ThingHappened, handler: new RecordThing(), name: 'RecordThing' },
+    ]);
     await consumer.start();
     await waitFor(() => producerAmqp.isConnected(), { what: 'the producer to connect' });
     relay.start();
@@ -163,5 +168,69 @@ describe('integration events on the real broker', () => {
     expect(await relay.prune()).toBeGreaterThanOrEqual(1);
     const left = await producerDb.query('SELECT id FROM outbox_events WHERE id = ANY($1)', [[old.id, pending]]);
     expect(left.map((r: { id: string }) => r.id)).toEqual([pending]);
+  });
+
+  describe('an event no queue is bound to', () => {
+    let db: DataSource;
+    let parkingRelay: OutboxRelay;
+    let parkingUow: UnitOfWork;
+    const row = async (id: string) => (await db.query('SELECT attempts, published_at, parked_at, last_error FROM outbox_events WHERE id = $1', [id]))[0];
+    // The backoff would make each try wait 2^n seconds: the test makes the row due again instead.
+    const tryAgainNow = async (id: string) => {
+      await db.query('UPDATE outbox_events SET available_at = now() WHERE id = $1', [id]);
+      await parkingRelay.drain();
+    };
+
+    beforeAll(async () => {
+      db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('parking'), entities: [], migrations: [] });
+      parkingRelay = new OutboxRelay(db, consumerAmqp, { exchange: names.exchange, pollMs: 60_000, publishTimeoutMs: 2000, maxAttempts: 3 });
+      parkingUow = new UnitOfWork(db, { wake() {} });
+      await waitFor(() => consumerAmqp.isConnected(), { what: 'the broker' });
+    });
+    afterAll(async () => {
+      await parkingRelay.stop();
+      await db.destroy();
+    });
+
+    it('is retried, then parked after the configured number of tries: logged with its type, listed for operators, no longer read', async () => {
+      const errors = jest.spyOn(Logger.prototype, 'error');
+      const envelope = await parkingUow.run(async (tx) => tx.publish(NobodyListens, { n: 1 }));
+
+      await tryAgainNow(envelope.id);
+      await tryAgainNow(envelope.id);
+      expect(await row(envelope.id)).toMatchObject({ attempts: 2, published_at: null, parked_at: null, last_error: 'unroutable: no queue bound' });
+
+      await tryAgainNow(envelope.id);
+      const parked = await row(envelope.id);
+      expect(parked).toMatchObject({ attempts: 3, published_at: null });
+      expect(parked.parked_at).toBeInstanceOf(Date);
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining(`parked producer.nobody-listens.v1 ${envelope.id} after 3 tries`));
+      expect(await parkingRelay.parked()).toEqual([expect.objectContaining({ id: envelope.id, routingKey: 'producer.nobody-listens.v1', attempts: 3 })]);
+
+      await tryAgainNow(envelope.id);
+      expect((await row(envelope.id)).attempts).toBe(3); // the relay left it alone
+      errors.mockRestore();
+    });
+
+    it("costs the relay's pass nothing: parked rows are outside the index its one query reads", async () => {
+      await db.query(
+        `INSERT INTO outbox_events (id, routing_key, envelope, attempts, last_error, parked_at)
+         SELECT gen_random_uuid(), 'producer.nobody-listens.v1', '{}', 3, 'unroutable: no queue bound', now() FROM generate_series(1, 20000)`,
+      );
+      await db.query(`INSERT INTO outbox_events (id, routing_key, envelope) SELECT gen_random_uuid(), 'producer.thing-happened.v1', '{}' FROM generate_series(1, 3)`);
+      await db.query('ANALYZE outbox_events');
+
+      const [{ 'QUERY PLAN': [plan] }] = await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_DUE_EVENTS_SQL.replace('$1', '100')}`);
+      const scans: { 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows': number; 'Rows Removed by Filter'?: number }[] = [];
+      const walk = (node: { Plans?: unknown[] } & Record<string, unknown>) => {
+        if (node['Relation Name'] === 'outbox_events') scans.push(node as never);
+        for (const child of node.Plans ?? []) walk(child as never);
+      };
+      walk(plan.Plan);
+      expect(scans).toHaveLength(1);
+      expect(scans[0]['Index Name']).toBe('outbox_events_due');
+      // Rows the scan looked at: the 3 due ones, none of the 20,000 parked.
+      expect(scans[0]['Actual Rows'] + (scans[0]['Rows Removed by Filter'] ?? 0)).toBe(3);
+    });
   });
 });

@@ -10,4 +10,6 @@ export class OutboxEventEntity {
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true }) publishedAt!: Date | null;
   @Column({ type: 'int', default: 0 }) attempts!: number;
   @Column({ name: 'last_error', type: 'text', nullable: true }) lastError!: string | null;
+  /** Set when the event was set aside after too many tries with no queue bound (see OutboxRelay). */
+  @Column({ name: 'parked_at', type: 'timestamptz', nullable: true }) parkedAt!: Date | null;
 }

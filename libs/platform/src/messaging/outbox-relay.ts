@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AmqpConnection } from './amqp-connection';
 import { OutboxWaker } from './unit-of-work';
 
@@ -12,6 +12,21 @@ export interface OutboxRelayOptions {
   retentionHours?: number;
   batchSize?: number;
   publishTimeoutMs?: number;
+  /**
+   * Tries before an event no queue is bound to is parked: set aside with `parked_at`, logged
+   * with its type, and no longer read by the relay (default 10, about 17 minutes of backoff).
+   */
+  maxAttempts?: number;
+}
+
+/** An event set aside because no queue was bound to it; operators read these (see docs/architecture.md). */
+export interface ParkedEvent {
+  id: string;
+  routingKey: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  parkedAt: Date;
 }
 
 interface OutboxRow {
@@ -23,6 +38,15 @@ interface OutboxRow {
 
 /** Longest wait before a returned (unroutable) event is tried again. */
 const MAX_BACKOFF_SECONDS = 3600;
+const DEFAULT_MAX_ATTEMPTS = 10;
+
+/**
+ * The relay's one read per pass. Parked and published rows are outside the partial index
+ * `outbox_events_due` (see messaging-tables.migration.ts), so this work does not grow with them.
+ */
+export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope, attempts FROM outbox_events
+  WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
+  ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
@@ -50,12 +74,14 @@ export class OutboxRelay implements OutboxWaker {
       json: false,
       publishTimeout: opts.publishTimeoutMs ?? 10_000,
       setup: async (ch: ConfirmChannel) => {
+        connection.watch(ch, 'outbox relay');
         await ch.assertExchange(opts.exchange, 'topic', { durable: true });
         ch.on('return', (msg: ConsumeMessage) => {
           if (msg.properties.messageId) this.returned.add(msg.properties.messageId);
         });
       },
     });
+    this.channel.on('error', (err: Error) => this.log.error(`outbox relay channel: ${err.message}`));
   }
 
   start(): void {
@@ -63,6 +89,31 @@ export class OutboxRelay implements OutboxWaker {
     this.timer = setInterval(() => this.wake(), this.opts.pollMs);
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.wake();
+    void this.reportParked();
+  }
+
+  /** Events set aside because no queue was bound to them, oldest first. */
+  async parked(limit = 100): Promise<ParkedEvent[]> {
+    const rows: { id: string; routing_key: string; attempts: number; last_error: string | null; created_at: Date; parked_at: Date }[] = await this.dataSource.query(
+      `SELECT id, routing_key, attempts, last_error, created_at, parked_at FROM outbox_events
+        WHERE parked_at IS NOT NULL ORDER BY parked_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({ id: r.id, routingKey: r.routing_key, attempts: r.attempts, lastError: r.last_error, createdAt: r.created_at, parkedAt: r.parked_at }));
+  }
+
+  /** At start-up, says once how many events wait parked, by type, so they are not forgotten. */
+  private async reportParked(): Promise<void> {
+    try {
+      const counts: { routing_key: string; n: number }[] = await this.dataSource.query(
+        'SELECT routing_key, count(*)::int AS n FROM outbox_events WHERE parked_at IS NOT NULL GROUP BY routing_key ORDER BY routing_key',
+      );
+      if (counts.length > 0) {
+        this.log.warn(`parked events in the outbox (no queue was bound to them): ${counts.map((c) => `${c.routing_key} × ${c.n}`).join(', ')}`);
+      }
+    } catch (err) {
+      this.log.warn(`could not count parked events: ${(err as Error).message}`);
+    }
   }
 
   /** Deletes published rows older than the retention; unpublished ones are never touched. */
@@ -122,12 +173,7 @@ export class OutboxRelay implements OutboxWaker {
     // While the broker is unreachable, rows simply wait in the outbox; the poll retries.
     if (!this.connection.isConnected()) return 0;
     return this.dataSource.transaction(async (m) => {
-      const rows: OutboxRow[] = await m.query(
-        `SELECT id, routing_key, envelope, attempts FROM outbox_events
-          WHERE published_at IS NULL AND available_at <= now()
-          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.opts.batchSize ?? 100],
-      );
+      const rows: OutboxRow[] = await m.query(CLAIM_DUE_EVENTS_SQL, [this.opts.batchSize ?? 100]);
       if (rows.length === 0) return 0;
       await Promise.all(
         rows.map((row) =>
@@ -147,16 +193,30 @@ export class OutboxRelay implements OutboxWaker {
       if (published.length > 0) {
         await m.query('UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1)', [published]);
       }
-      if (unroutable.length > 0) {
-        // No queue is bound for these yet (a consumer that never started): keep them and back off.
-        this.log.warn(`${unroutable.length} event(s) had no queue bound; they stay in the outbox and are retried`);
-        await m.query(
-          `UPDATE outbox_events SET attempts = attempts + 1, last_error = 'unroutable: no queue bound',
-                  available_at = now() + make_interval(secs => LEAST(power(2, attempts), $2)) WHERE id = ANY($1)`,
-          [unroutable, MAX_BACKOFF_SECONDS],
-        );
-      }
+      if (unroutable.length > 0) await this.backOffOrPark(m, rows.filter((r) => unroutable.includes(r.id)));
       return published.length;
     });
+  }
+
+  /**
+   * No queue is bound for these (a consumer that never started, or none declared): retry with
+   * backoff, and park each one after `maxAttempts` tries so that it stops costing every pass.
+   */
+  private async backOffOrPark(m: EntityManager, rows: OutboxRow[]): Promise<void> {
+    const maxAttempts = this.opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    // An UPDATE through TypeORM answers [rows, affected].
+    const [updated]: [{ id: string; routing_key: string; attempts: number; parked_at: Date | null }[], number] = await m.query(
+      `UPDATE outbox_events SET attempts = attempts + 1, last_error = 'unroutable: no queue bound',
+              parked_at = CASE WHEN attempts + 1 >= $3 THEN now() END,
+              available_at = now() + make_interval(secs => LEAST(power(2, attempts), $2))
+        WHERE id = ANY($1) RETURNING id, routing_key, attempts, parked_at`,
+      [rows.map((r) => r.id), MAX_BACKOFF_SECONDS, maxAttempts],
+    );
+    const parked = updated.filter((r) => r.parked_at !== null);
+    const retried = rows.length - parked.length;
+    if (retried > 0) this.log.warn(`${retried} event(s) had no queue bound; they stay in the outbox and are retried`);
+    for (const p of parked) {
+      this.log.error(`parked ${p.routing_key} ${p.id} after ${p.attempts} tries: no queue is bound to it (see docs/architecture.md, "Parked events")`);
+    }
   }
 }

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { MessagePattern, RpcException } from '@nestjs/microservices';
 import { ZodError } from 'zod';
@@ -6,6 +7,13 @@ import { RequestContext } from '../context/request-context';
 import { AppError, validationError } from '../errors/app-error';
 
 const log = new Logger('RpcHandler');
+const RPC_HANDLER = Symbol.for('esim:rpc-handler');
+
+/** The RPC a method answers, when it is an @RpcHandler (the platform checks them against the port). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function answeredRpc(method: Function): RpcDefinition | undefined {
+  return Reflect.getMetadata(RPC_HANDLER, method) as RpcDefinition | undefined;
+}
 
 /** What travels in one RPC message: who asks, and the validated request. */
 export interface RpcMessage<T = unknown> {
@@ -42,6 +50,7 @@ export function RpcHandler(def: RpcDefinition): MethodDecorator {
       });
     };
     Object.defineProperty(descriptor.value, 'name', { value: original.name });
+    Reflect.defineMetadata(RPC_HANDLER, def, descriptor.value as object);
     MessagePattern(def.pattern)(target, key, descriptor);
     return descriptor;
   };

@@ -1,8 +1,9 @@
 import { Client } from 'pg';
 import { DataSource, EntitySchema, MixedList } from 'typeorm';
-import { MessagingTables1732060800000 } from './messaging-tables.migration';
+import { MESSAGING_MIGRATIONS } from './messaging-tables.migration';
 import { OutboxEventEntity } from '../messaging/outbox-event.entity';
 import { InboxEventEntity } from '../messaging/inbox-event.entity';
+import { PG_ERROR, postgresError } from './postgres-errors';
 
 export interface PersistenceOptions {
   url: string;
@@ -14,9 +15,6 @@ export interface PersistenceOptions {
   poolSize?: number;
 }
 
-const DUPLICATE_DATABASE = '42P04';
-const UNIQUE_VIOLATION = '23505';
-
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -26,7 +24,7 @@ export async function ensureDatabase(url: string): Promise<void> {
     await probe.connect();
     return;
   } catch (err) {
-    if ((err as { code?: string }).code !== '3D000') throw err; // 3D000: database does not exist
+    if (postgresError(err).code !== PG_ERROR.invalidCatalogName) throw err; // the database does not exist
   } finally {
     await probe.end().catch(() => undefined);
   }
@@ -37,9 +35,9 @@ export async function ensureDatabase(url: string): Promise<void> {
   try {
     await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } catch (err) {
-    const code = (err as { code?: string }).code;
+    const { code } = postgresError(err);
     // Several services start at once; losing the race is fine.
-    if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw err;
+    if (code !== PG_ERROR.duplicateDatabase && code !== PG_ERROR.uniqueViolation) throw err;
   } finally {
     await client.end();
   }
@@ -51,7 +49,7 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     url: opts.url,
     schema: opts.schema,
     entities: [...(opts.entities as unknown[]), OutboxEventEntity, InboxEventEntity] as PersistenceOptions['entities'],
-    migrations: [MessagingTables1732060800000, ...opts.migrations],
+    migrations: [...MESSAGING_MIGRATIONS, ...opts.migrations],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

@@ -33,3 +33,28 @@ export class MessagingTables1732060800000 implements MigrationInterface {
     await q.query('DROP TABLE outbox_events');
   }
 }
+
+/**
+ * Parked outbox events: an event no queue is bound to is set aside after a bounded number of
+ * tries (`parked_at`), and the relay's index leaves parked rows out, so they cost it nothing.
+ */
+export class ParkedOutboxEvents1732060800001 implements MigrationInterface {
+  name = 'ParkedOutboxEvents1732060800001';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE outbox_events ADD COLUMN parked_at timestamptz');
+    await q.query('DROP INDEX outbox_events_unpublished');
+    await q.query('CREATE INDEX outbox_events_due ON outbox_events (available_at, seq) WHERE published_at IS NULL AND parked_at IS NULL');
+    await q.query('CREATE INDEX outbox_events_parked ON outbox_events (parked_at) WHERE parked_at IS NOT NULL');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX outbox_events_parked');
+    await q.query('DROP INDEX outbox_events_due');
+    await q.query('CREATE INDEX outbox_events_unpublished ON outbox_events (available_at, seq) WHERE published_at IS NULL');
+    await q.query('ALTER TABLE outbox_events DROP COLUMN parked_at');
+  }
+}
+
+/** The migrations of the messaging tables, in order; every service's DataSource runs them first. */
+export const MESSAGING_MIGRATIONS = [MessagingTables1732060800000, ParkedOutboxEvents1732060800001];

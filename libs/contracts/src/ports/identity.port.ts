@@ -1,0 +1,21 @@
+import {
+  AccountDeleted,
+  EmailChanged,
+  ExistingAccountSignupAttempted,
+  PasswordChanged,
+  PasswordResetAsked,
+  PasswordResetRequested,
+  UserRegistered,
+  VerificationCodeIssued,
+} from '../identity/identity.events';
+import { IdentityRpc } from '../identity/identity.rpc';
+import { RecipientRpc } from '../identity/recipient.rpc';
+import { defineServicePort } from './service-port';
+
+export const IdentityPort = defineServicePort('identity', {
+  answers: [...Object.values(IdentityRpc), ...Object.values(RecipientRpc)],
+  publishes: [VerificationCodeIssued, ExistingAccountSignupAttempted, UserRegistered, PasswordResetAsked, PasswordResetRequested, PasswordChanged, EmailChanged, AccountDeleted],
+  // Forgot-password answers at once and issues the link from its own event, so that known and
+  // unknown addresses take the same time to answer.
+  consumes: [PasswordResetAsked],
+});

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import amqplib from 'amqplib';
+import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { z } from 'zod';
+import { defineEvent, EventEnvelope } from '@esim/contracts';
+import { TEST_AMQP_URL, TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
+import { openDataSource } from '../persistence/data-source';
+import { AmqpConnection } from './amqp-connection';
+import { EventConsumer } from './event-consumer';
+import { EventHandler } from './event-handler';
+import { PostgresInbox } from './inbox';
+import { Tx } from './unit-of-work';
+
+const Counted = defineEvent('producer', 'counted', 1, z.object({ n: z.number().int() }));
+
+class CountsTable1732069000002 implements MigrationInterface {
+  async up(q: QueryRunner) {
+    await q.query('CREATE TABLE counts (event_id uuid NOT NULL, n integer NOT NULL, txid bigint NOT NULL)');
+  }
+  async down(q: QueryRunner) {
+    await q.query('DROP TABLE counts');
+  }
+}
+
+/** Applies deliveries many at a time; records the transaction each was applied in. n = -1 always fails. */
+class CountAll implements EventHandler<typeof Counted> {
+  async handle(payload: { n: number }, tx: Tx, envelope: EventEnvelope) {
+    await this.handleAll([{ payload, envelope }], tx);
+  }
+
+  async handleAll(events: Array<{ payload: { n: number }; envelope: EventEnvelope }>, tx: Tx) {
+    if (events.some((e) => e.payload.n === -1)) throw new Error('poison');
+    await tx.manager.query('INSERT INTO counts SELECT id, n, txid_current() FROM unnest($1::uuid[], $2::int[]) AS t(id, n)', [
+      events.map((e) => e.envelope.id),
+      events.map((e) => e.payload.n),
+    ]);
+  }
+}
+
+/** A hot event's deliveries applied in groups (handleAll), each once, on the real broker and Postgres. */
+describe('grouped consumption', () => {
+  const ns = new TestNamespace();
+  const names = { exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.` };
+  let db: DataSource;
+  let amqp: AmqpConnection;
+  let consumer: EventConsumer;
+  let conn: amqplib.ChannelModel;
+  let channel: amqplib.ConfirmChannel;
+
+  const publish = async (n: number, id = randomUUID()) => {
+    const envelope = { id, type: Counted.routingKey, occurredAt: new Date().toISOString(), correlationId: id, causationId: null, payload: { n } };
+    channel.publish(names.exchange, Counted.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+    return id;
+  };
+  const applied = async (ids: string[]) =>
+    (await db.query('SELECT count(*)::int AS c FROM inbox_events WHERE event_id = ANY($1)', [ids]))[0].c as number;
+
+  beforeAll(async () => {
+    db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [CountsTable1732069000002] });
+    amqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
+    consumer = new EventConsumer(amqp, new PostgresInbox(db, { wake() {} }), { ...names, consumer: 'consumer', deliveryLimit: 2, prefetch: 50 }, [
+      { event: Counted, handler: new CountAll(), name: 'CountAll' },
+    ]);
+    await consumer.start();
+    conn = await amqplib.connect(TEST_AMQP_URL);
+    channel = await conn.createConfirmChannel();
+  });
+  afterAll(async () => {
+    await consumer.stop();
+    await amqp.close();
+    await conn.close();
+    await db.destroy();
+    await ns.cleanup();
+  });
+
+  it('applies a burst in fewer transactions than deliveries, each delivery once, a redelivered one not again', async () => {
+    const ids = await Promise.all(Array.from({ length: 200 }, (_, n) => publish(n)));
+    await publish(7, ids[7]);
+    await channel.waitForConfirms();
+    await waitFor(async () => (await applied(ids)) === 200, { what: 'the burst applied', timeoutMs: 20_000 });
+    await waitFor(() => consumer.stats.duplicates >= 1, { what: 'the redelivery acknowledged' });
+
+    const [{ rows, transactions }] = await db.query('SELECT count(*)::int AS rows, count(DISTINCT txid)::int AS transactions FROM counts WHERE event_id = ANY($1)', [ids]);
+    expect(rows).toBe(200);
+    expect(transactions).toBeLessThan(200);
+  });
+
+  it('a delivery that fails does not hold back the others of its group: it alone is retried, then dead-lettered', async () => {
+    const good = Array.from({ length: 20 }, () => randomUUID());
+    const poison = randomUUID();
+    for (const [i, id] of good.entries()) {
+      await publish(1000 + i, id);
+      if (i === 10) await publish(-1, poison);
+    }
+    await channel.waitForConfirms();
+    await waitFor(async () => (await applied(good)) === 20, { what: 'the good deliveries applied' });
+    const ch = await conn.createChannel();
+    await waitFor(async () => (await ch.checkQueue(`${ns.id}.consumer.events.dlq`)).messageCount === 1, { what: 'the poison dead-lettered' });
+    await ch.close();
+    expect(await applied([poison])).toBe(0);
+  });
+});

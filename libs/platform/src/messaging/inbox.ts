@@ -1,0 +1,95 @@
+import type { EventEnvelope } from '@esim/contracts';
+import type Redis from 'ioredis';
+import { DataSource, EntityManager } from 'typeorm';
+import { OutboxWaker, Tx, writeOutbox } from './unit-of-work';
+
+/**
+ * Remembers which events a consumer applied, so that a redelivered or republished event takes
+ * effect once. `apply` runs `work` unless the event was applied before, and says which.
+ */
+export interface Inbox {
+  apply(consumer: string, envelope: EventEnvelope, work: (tx: Tx) => Promise<void>): Promise<boolean>;
+  /** Several events in one transaction: `work` gets those not applied before; answers, for each, whether it was applied now. */
+  applyAll?(consumer: string, envelopes: EventEnvelope[], work: (tx: Tx, fresh: EventEnvelope[]) => Promise<void>): Promise<boolean[]>;
+}
+
+/**
+ * The inbox of a service with a database: the inbox row, the handler's writes and the events it
+ * announces commit in one transaction, so "applied" and "recorded as applied" cannot diverge.
+ */
+export class PostgresInbox implements Inbox {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: OutboxWaker,
+  ) {}
+
+  async apply(consumer: string, envelope: EventEnvelope, work: (tx: Tx) => Promise<void>): Promise<boolean> {
+    let staged = 0;
+    const applied = await this.dataSource.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO inbox_events (consumer, event_id, event_type) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING RETURNING event_id`,
+        [consumer, envelope.id, envelope.type],
+      );
+      if (inserted.length === 0) return false;
+      const tx = new Tx(manager);
+      await work(tx);
+      await writeOutbox(manager, tx.staged);
+      staged = tx.staged.length;
+      return true;
+    });
+    if (staged > 0) this.relay.wake();
+    return applied;
+  }
+
+  async applyAll(consumer: string, envelopes: EventEnvelope[], work: (tx: Tx, fresh: EventEnvelope[]) => Promise<void>): Promise<boolean[]> {
+    let staged = 0;
+    const applied = await this.dataSource.transaction(async (manager) => {
+      const inserted: Array<{ event_id: string }> = await manager.query(
+        `INSERT INTO inbox_events (consumer, event_id, event_type)
+         SELECT $1, id, type FROM unnest($2::uuid[], $3::text[]) AS e(id, type)
+         ON CONFLICT DO NOTHING RETURNING event_id`,
+        [consumer, envelopes.map((e) => e.id), envelopes.map((e) => e.type)],
+      );
+      const fresh = new Set(inserted.map((r) => r.event_id));
+      // The same event twice in one group: the first one is applied.
+      const mine = envelopes.map((e) => fresh.delete(e.id));
+      const tx = new Tx(manager);
+      if (mine.some(Boolean)) await work(tx, envelopes.filter((_, i) => mine[i]));
+      await writeOutbox(manager, tx.staged);
+      staged = tx.staged.length;
+      return mine;
+    });
+    if (staged > 0) this.relay.wake();
+    return applied;
+  }
+}
+
+const noDatabase = new Proxy({} as EntityManager, {
+  get() {
+    throw new Error('this process has no database (the gateway): its event handlers act on Redis');
+  },
+});
+
+/**
+ * The inbox of the gateway, which has no database: one Redis key per applied event, written
+ * after the handler succeeded and kept for `ttlSeconds` (far longer than any redelivery takes).
+ * No transaction spans the handler's Redis writes and the key, so a crash between them applies
+ * the event again on redelivery: gateway handlers must be idempotent (ending sessions is).
+ */
+export class RedisInbox implements Inbox {
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async apply(consumer: string, envelope: EventEnvelope, work: (tx: Tx) => Promise<void>): Promise<boolean> {
+    const key = `inbox:${consumer}:${envelope.id}`;
+    if ((await this.redis.exists(key)) === 1) return false;
+    const tx = new Tx(noDatabase);
+    await work(tx);
+    if (tx.staged.length > 0) throw new Error(`${envelope.type}: a handler without a database cannot publish events (it has no outbox)`);
+    await this.redis.set(key, envelope.type, 'EX', this.ttlSeconds);
+    return true;
+  }
+}
