@@ -10,6 +10,7 @@ import { HistoryNav } from './earning/HistoryNav';
 import { GamepadIcon, PlayIcon } from '../ui/icons';
 import { LoadError } from './earning/LoadError';
 import { OFFERWALL_NAMES, TASK_TYPE_LABEL_KEYS } from './earning/missions';
+import { PointsStatement } from './statement/PointsStatement';
 import { TASKS_QUERY_KEY } from './earning/queryKeys';
 import './earning/earning.css';
 
@@ -20,15 +21,21 @@ const TYPE_ICONS: Record<TaskType, ReactNode> = {
   other: <GiftIcon size={20} />,
 };
 
-/** /history: totals, then the user's tasks grouped by day, newest day first (spec section 2). */
+/**
+ * /history: the totals of the missions, the points statement (every movement of the balance,
+ * docs/redemption-screens.md), then the completed missions grouped by day, newest day first (spec
+ * section 2).
+ */
 export default function HistoryPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('earning.history.title'));
   const tasks = useQuery<TaskRecord[]>({ queryKey: TASKS_QUERY_KEY });
+  const list = useMemo(() => (Array.isArray(tasks.data) ? tasks.data : []), [tasks.data]);
+  const totals = useMemo(() => taskTotals(list), [list]);
 
-  let body: ReactNode;
+  let missions: ReactNode;
   if (tasks.isPending) {
-    body = (
+    missions = (
       <Card className="walls-loading">
         <Spinner label={t('earning.history.loading')} />
         <span className="muted small" aria-hidden="true">
@@ -37,17 +44,23 @@ export default function HistoryPage() {
       </Card>
     );
   } else if (tasks.isError) {
-    body = <LoadError title={t('earning.history.error')} error={tasks.error} onRetry={() => void tasks.refetch()} retrying={tasks.isFetching} />;
+    missions = <LoadError title={t('earning.history.error')} error={tasks.error} onRetry={() => void tasks.refetch()} retrying={tasks.isFetching} />;
   } else {
-    const list = Array.isArray(tasks.data) ? tasks.data : [];
-    body = list.length === 0 ? <EmptyHistory /> : <History tasks={list} />;
+    missions = list.length === 0 ? <EmptyHistory /> : <History tasks={list} />;
   }
 
   return (
     <>
       <main id="main" className="page page--with-nav earning">
         <PageHeader title={t('earning.history.title')} subtitle={t('earning.history.subtitle')} back={{ to: '/dashboard', label: t('common.back') }} />
-        {body}
+        {tasks.isSuccess && <Totals {...totals} />}
+        <PointsStatement />
+        <section className="stack" aria-labelledby="missions-title">
+          <h2 id="missions-title" className="section-title">
+            {t('statement.missionsTitle')}
+          </h2>
+          {missions}
+        </section>
       </main>
       <HistoryNav />
     </>
@@ -57,21 +70,19 @@ export default function HistoryPage() {
 function EmptyHistory() {
   const { t } = useTranslation();
   return (
-    <>
-      <Totals earnedMb={0} missions={0} />
-      <Card>
-        <EmptyState
-          icon={<ClockIcon size={32} />}
-          title={t('earning.history.emptyTitle')}
-          description={t('earning.history.emptyText')}
-          action={
-            <ButtonLink to="/task" size="lg" block icon={<TargetIcon size={20} />}>
-              {t('earning.history.startFirst')}
-            </ButtonLink>
-          }
-        />
-      </Card>
-    </>
+    <Card>
+      <EmptyState
+        headingLevel={3}
+        icon={<ClockIcon size={32} />}
+        title={t('earning.history.emptyTitle')}
+        description={t('earning.history.emptyText')}
+        action={
+          <ButtonLink to="/task" size="lg" block icon={<TargetIcon size={20} />}>
+            {t('earning.history.startFirst')}
+          </ButtonLink>
+        }
+      />
+    </Card>
   );
 }
 
@@ -99,19 +110,17 @@ function Totals({ earnedMb, missions }: { earnedMb: number; missions: number }) 
 
 function History({ tasks }: { tasks: TaskRecord[] }) {
   const { t, i18n } = useTranslation();
-  const totals = useMemo(() => taskTotals(tasks), [tasks]);
   const days = useMemo(() => groupTasksByDay(tasks), [tasks]);
   const n = (value: number) => formatNumber(value, i18n.language);
   return (
     <>
-      <Totals {...totals} />
       {days.map((day) => {
         const headingId = `day-${day.key}`;
         return (
           <section key={day.key} className="history-day" aria-labelledby={headingId}>
-            <h2 id={headingId} className="history-day__title">
+            <h3 id={headingId} className="history-day__title">
               <time dateTime={day.key}>{dayLabel(day.date, i18n.language)}</time>
-            </h2>
+            </h3>
             <ul className="history-list">
               {day.tasks.map((task) => {
                 const reversed = task.completed === false;

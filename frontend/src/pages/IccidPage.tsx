@@ -1,17 +1,184 @@
-import { Navigate } from 'react-router';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { REDEMPTION_THRESHOLD_POINTS } from '@esim/contracts';
+import {
+  CLAIM_COUNTRIES,
+  REDEMPTION_THRESHOLD_POINTS,
+  redeemablePlan,
+  type ClaimCountry,
+  type GiftsResponse,
+  type PurchaseType,
+  type RedeemablePlanTier,
+  type RedeemRequest,
+  type UserView,
+} from '@esim/contracts';
 import { useAuth } from '../auth/AuthProvider';
-import { ComingSoon } from '../components/ComingSoon';
-import { GiftIcon } from '../ui';
+import { CaptchaDialog } from '../components/captcha/CaptchaDialog';
+import { countryName, formatNumber } from '../lib/format';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { Button, FullPageSpinner, GiftIcon, PageHeader, Select, SimIcon, useToast } from '../ui';
+import { GIFTS_QUERY_KEY, planAccess, type PendingGift } from './redeem/gifts';
+import { isValidIccid, normalizeIccid } from './redeem/iccid';
+import { chooseRedeemCall, submitLabel } from './redeem/redemptionFlow';
+import { CostLine, IccidField, PlanChoice, ProcessingNotice, PurchaseTypeChoice, RedeemBanner, WhatYouGet } from './redeem/RedeemParts';
+import { useRedemption } from './redeem/useRedemption';
+import { useSandboxMode } from './redeem/useSandboxMode';
+import './earning/earning.css';
+import './redeem/redeem.css';
 
 /**
- * /iccid: redeem points for eSIM data (new eSIM or top-up) — placeholder until the feature lands.
- * Only reachable at 1000 points or more (spec section 2); below that the dashboard explains why.
+ * /iccid: redeem points (or claim an admin's data gift) for a new eSIM or a top-up of an existing
+ * one (spec section 2). Reachable from 1000 points, or with a gift to claim.
  */
 export default function IccidPage() {
-  const { t } = useTranslation();
   const { user } = useAuth();
-  if (!user || user.points < REDEMPTION_THRESHOLD_POINTS) return <Navigate to="/dashboard" replace />;
-  return <ComingSoon title={t('placeholders.iccid.title')} description={t('placeholders.iccid.text')} icon={<GiftIcon size={32} />} withNav={false} />;
+  const { t } = useTranslation();
+  useDocumentTitle(t('redeem.title'));
+  const gifts = useQuery<GiftsResponse>({ queryKey: GIFTS_QUERY_KEY });
+  // Decided once, on arrival: a redemption lowers the balance at once (its points are reserved),
+  // and the page must then stay to show the outcome rather than send the person away.
+  const [entry, setEntry] = useState<'pending' | 'open' | 'locked'>(() =>
+    (user?.points ?? 0) >= REDEMPTION_THRESHOLD_POINTS ? 'open' : 'pending',
+  );
+  const pendingGifts = useMemo<PendingGift[]>(() => gifts.data?.pendingGifts ?? [], [gifts.data]);
+
+  useEffect(() => {
+    if (entry !== 'pending' || gifts.isPending) return;
+    setEntry(pendingGifts.length > 0 ? 'open' : 'locked');
+  }, [entry, gifts.isPending, pendingGifts.length]);
+
+  if (!user) return null;
+  if (entry === 'locked') return <Locked points={user.points} />;
+  if (entry === 'pending') return <FullPageSpinner label={t('common.loading')} />;
+  return <RedeemScreen user={user} gifts={pendingGifts} />;
+}
+
+/** Below 1000 points and with no gift: back to the dashboard, saying why. */
+function Locked({ points }: { points: number }) {
+  const { t, i18n } = useTranslation();
+  const { toast } = useToast();
+  useEffect(() => {
+    const n = (value: number) => formatNumber(value, i18n.language);
+    toast({
+      title: t('redeem.locked.title'),
+      description: t('redeem.locked.text', { goal: n(REDEMPTION_THRESHOLD_POINTS), missing: n(REDEMPTION_THRESHOLD_POINTS - points) }),
+    });
+  }, [toast, t, i18n.language, points]);
+  return <Navigate to="/dashboard" replace />;
+}
+
+function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] }) {
+  const { t, i18n } = useTranslation();
+  const [params] = useSearchParams();
+  const sandbox = useSandboxMode();
+  const redemption = useRedemption();
+  const n = (value: number) => formatNumber(value, i18n.language);
+
+  const [purchaseType, setPurchaseType] = useState<PurchaseType>('new');
+  const [country, setCountry] = useState<ClaimCountry>('US');
+  const [planTier, setPlanTier] = useState<RedeemablePlanTier>(() =>
+    user.points >= redeemablePlan('1GB').pointsCost || gifts.length === 0 ? '1GB' : gifts[0].planTier,
+  );
+  const [iccid, setIccid] = useState('');
+  const [iccidError, setIccidError] = useState<string | null>(null);
+  const iccidRef = useRef<HTMLInputElement>(null);
+  const processingRef = useRef<HTMLDivElement>(null);
+
+  const plan = redeemablePlan(planTier);
+  const call = chooseRedeemCall(user.points, plan.pointsCost);
+  const busy = redemption.pending || redemption.outcome === 'redirecting';
+  const label = submitLabel(busy, call, purchaseType);
+  const countries = useMemo(
+    () => CLAIM_COUNTRIES.map((code) => ({ value: code, label: countryName(code, i18n.language) })),
+    [i18n.language],
+  );
+
+  useEffect(() => {
+    if (redemption.outcome === 'processing') processingRef.current?.querySelector('h2')?.focus();
+  }, [redemption.outcome]);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    let body: RedeemRequest;
+    if (purchaseType === 'existing') {
+      const value = normalizeIccid(iccid);
+      if (!isValidIccid(value)) {
+        setIccidError(t('redeem.iccid.invalid'));
+        iccidRef.current?.focus();
+        return;
+      }
+      body = { planTier, purchaseType, iccid: value };
+    } else {
+      body = { planTier, purchaseType, country };
+    }
+    redemption.submit(call, body, { pointsCost: plan.pointsCost, balance: user.points });
+  };
+
+  const submitText =
+    label === 'processing'
+      ? t('redeem.submit.processing')
+      : label === 'claimFree'
+        ? t('redeem.submit.claimFree')
+        : t(label === 'purchase' ? 'redeem.submit.purchase' : 'redeem.submit.addData', { points: n(plan.pointsCost) });
+
+  return (
+    <main id="main" className="page redeem">
+      <PageHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} back={{ to: '/task', label: t('redeem.back') }} />
+      <RedeemBanner points={user.points} taskCompleted={params.get('task') === 'completed'} />
+      {redemption.outcome === 'processing' ? (
+        <div ref={processingRef} className="processing-focus">
+          <ProcessingNotice />
+        </div>
+      ) : (
+        <form className="stack stack--lg redeem-form" noValidate onSubmit={onSubmit} aria-label={t('redeem.formLabel')}>
+          <PurchaseTypeChoice value={purchaseType} onChange={setPurchaseType} />
+          {purchaseType === 'existing' ? (
+            <IccidField
+              ref={iccidRef}
+              value={iccid}
+              error={iccidError}
+              sandbox={sandbox}
+              onChange={(value) => {
+                setIccid(value);
+                // Clear a shown error as soon as the number becomes valid; new errors wait for blur or submit.
+                if (iccidError && isValidIccid(value)) setIccidError(null);
+              }}
+              onBlur={() => setIccidError(iccid.trim() && !isValidIccid(iccid) ? t('redeem.iccid.invalid') : null)}
+            />
+          ) : (
+            <Select
+              label={t('redeem.country.label')}
+              hint={t('redeem.country.hint')}
+              options={countries}
+              value={country}
+              onChange={(event) => setCountry(event.currentTarget.value as ClaimCountry)}
+            />
+          )}
+          <PlanChoice value={planTier} onChange={setPlanTier} points={user.points} gifts={gifts} />
+          {purchaseType === 'new' && <WhatYouGet plan={plan} countryLabel={countryName(country, i18n.language)} />}
+          <CostLine plan={plan} points={user.points} coveredByGift={planAccess(user.points, plan, gifts) === 'gift'} />
+          <Button
+            type="submit"
+            variant="gold"
+            size="lg"
+            block
+            busy={busy}
+            busyText={submitText}
+            icon={call === 'gift-data' ? <GiftIcon size={20} /> : <SimIcon size={20} />}
+            data-testid="redeem-submit"
+          >
+            {submitText}
+          </Button>
+        </form>
+      )}
+      <CaptchaDialog
+        open={redemption.captchaOpen}
+        onClose={redemption.closeCaptcha}
+        onVerified={redemption.onCaptchaVerified}
+        description={t('redeem.captcha')}
+      />
+    </main>
+  );
 }

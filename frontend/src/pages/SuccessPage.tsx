@@ -1,9 +1,147 @@
+import { useMemo } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { PLAN_VALIDITY_DAYS } from '@esim/contracts';
+import { useAuth } from '../auth/AuthProvider';
 import { ComingSoon } from '../components/ComingSoon';
-import { CheckIcon } from '../ui';
+import { formatNumber } from '../lib/format';
+import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { ButtonLink, Card, CheckIcon, ClockIcon, EmptyState, GiftIcon, HomeIcon, SparkIcon } from '../ui';
+import { readActivationData } from './redeem/activationData';
+import { asSuccessState, giftedSummary, type GiftedSummary } from './redeem/giftedSummary';
+import { maskIccid } from './redeem/iccid';
+import './earning/earning.css';
+import './redeem/redeem.css';
 
-/** /success: purchase confirmation and gifted-data summary — placeholder until the feature lands. */
+/**
+ * /success (spec section 2). With `payment_intent` and `plan` it confirms a card purchase (a later
+ * issue); without them it is the 'Data Gifted!' view of the amount actually gifted.
+ */
 export default function SuccessPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('placeholders.success.title')} description={t('placeholders.success.text')} icon={<CheckIcon size={32} />} withNav={false} />;
+  const [params] = useSearchParams();
+  if (params.get('payment_intent') && params.get('plan')) {
+    return (
+      <ComingSoon
+        title={t('placeholders.success.title')}
+        description={t('placeholders.success.text')}
+        icon={<CheckIcon size={32} />}
+        withNav={false}
+      />
+    );
+  }
+  return <DataGifted />;
+}
+
+function DataGifted() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const location = useLocation();
+  useDocumentTitle(t('gifted.title'));
+  const summary = useMemo(
+    () => giftedSummary({ state: asSuccessState(location.state), user, stored: readActivationData() }),
+    [location.state, user],
+  );
+  if (!user) return null;
+  return (
+    <main id="main" className="page gifted">
+      {summary ? <Gifted summary={summary} points={user.points} /> : <NothingGifted />}
+    </main>
+  );
+}
+
+function NothingGifted() {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <EmptyState
+        headingLevel={1}
+        icon={<GiftIcon size={32} />}
+        title={t('gifted.empty.title')}
+        description={t('gifted.empty.text')}
+        action={
+          <ButtonLink to="/dashboard" block icon={<HomeIcon size={20} />}>
+            {t('common.backToDashboard')}
+          </ButtonLink>
+        }
+      />
+    </Card>
+  );
+}
+
+function Gifted({ summary, points }: { summary: GiftedSummary; points: number }) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const pending = summary.status === 'pending';
+  return (
+    <>
+      <Card className="gifted-hero" aria-labelledby="gifted-title">
+        <span className="gifted-hero__icon" aria-hidden="true">
+          {pending ? <ClockIcon size={36} /> : <CheckIcon size={36} />}
+        </span>
+        <h1 id="gifted-title" className="gifted-hero__title">
+          {t('gifted.title')}
+        </h1>
+        <p className="gifted-hero__amount" data-testid="gifted-amount">
+          {t('common.gbValue', { value: n(summary.amountGB) })}
+        </p>
+        {summary.message && <p className="gifted-hero__message">{summary.message}</p>}
+      </Card>
+
+      <Card title={t('gifted.details.title')} titleId="gifted-details-title">
+        <dl className="detail-list">
+          <div>
+            <dt>{t('gifted.details.data')}</dt>
+            <dd>{t('common.gbValue', { value: n(summary.amountGB) })}</dd>
+          </div>
+          <div>
+            <dt>{t('gifted.details.status')}</dt>
+            <dd>
+              <span className={pending ? 'badge badge--warning' : 'badge badge--success'} data-testid="gifted-status">
+                {pending ? t('gifted.details.pending') : t('gifted.details.active')}
+              </span>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('gifted.details.expiry')}</dt>
+            <dd>{t('gifted.details.days', { days: n(PLAN_VALIDITY_DAYS) })}</dd>
+          </div>
+          {summary.iccid && (
+            <div>
+              <dt>{t('gifted.details.iccid')}</dt>
+              <dd dir="ltr" data-testid="gifted-iccid">
+                {maskIccid(summary.iccid)}
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>{t('gifted.details.balance')}</dt>
+            <dd data-testid="gifted-balance">{t('redeem.plan.cost', { points: n(points) })}</dd>
+          </div>
+        </dl>
+      </Card>
+
+      <Card title={t('gifted.next.title')} titleId="gifted-next-title">
+        <ol className="next-steps">
+          {[1, 2, 3, 4].map((i) => (
+            <li key={i}>
+              <span className="next-steps__number" aria-hidden="true">
+                {n(i)}
+              </span>
+              <span>{t(`gifted.next.step${i}`)}</span>
+            </li>
+          ))}
+        </ol>
+      </Card>
+
+      <div className="stack stack--sm">
+        <ButtonLink to="/adwall" variant="gold" size="lg" block icon={<SparkIcon size={20} />}>
+          {t('gifted.actions.earnMore')}
+        </ButtonLink>
+        <ButtonLink to="/" variant="secondary" size="lg" block icon={<HomeIcon size={20} />}>
+          {t('gifted.actions.home')}
+        </ButtonLink>
+      </div>
+    </>
+  );
 }

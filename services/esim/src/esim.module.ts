@@ -1,17 +1,57 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { QrCodes } from './activation/qr-codes.service';
 import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
+import { GiftClaims } from './gifts/gift-claims';
+import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
 import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
+import { KeepGoModule } from './keepgo/keepgo.module';
 import { DataGifts1732060900000 } from './migrations/1732060900000-data-gifts';
+import { KeepGoSandbox1732060950000 } from './migrations/1732060950000-keepgo-sandbox';
+import { EsimRedemptions1732063000000 } from './migrations/1732063000000-redemptions';
+import { EsimLineRecord } from './lines/esim-line.entity';
+import { EsimLines } from './lines/esim-lines';
+import { LinesRpcHandler } from './lines/lines.rpc-handler';
+import { Provisioning } from './provisioning/provisioning.entity';
+import { ProvisioningOutcomes } from './provisioning/provisioning-outcomes';
+import { ProvisioningRunner } from './provisioning/provisioning-runner';
+import { PROVISIONING_SETTINGS, provisioningSettings } from './provisioning/provisioning-settings';
+import { ProvisioningSweeper } from './provisioning/provisioning-sweeper';
+import { PointsReservedEventHandler } from './redemptions/points-reserved.event-handler';
+import { PaymentSucceededEventHandler } from './purchases/payment-succeeded.event-handler';
+import { LINE_USAGE_SETTINGS, lineUsageSettings } from './wallet/line-usage-settings';
+import { LineUsageRpcHandler } from './wallet/line-usage.rpc-handler';
+import { LineUsageService } from './wallet/line-usage.service';
 
 @Module({})
 export class EsimModule {
   static register(config: EsimConfig): DynamicModule {
     return {
       module: EsimModule,
-      imports: [ServicePlatformModule.forService({ name: 'esim', config, entities: [DataGift], migrations: [DataGifts1732060900000] })],
-      controllers: [GiftSummaryRpcHandler],
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'esim',
+          config,
+          entities: [DataGift, Provisioning, EsimLineRecord, ...KeepGoModule.entities],
+          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000],
+        }),
+        KeepGoModule.register(config),
+      ],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler],
+      providers: [
+        QrCodes,
+        { provide: PROVISIONING_SETTINGS, useValue: provisioningSettings(config) },
+        ProvisioningOutcomes,
+        ProvisioningRunner,
+        ProvisioningSweeper,
+        EsimLines,
+        GiftClaims,
+        PointsReservedEventHandler,
+        PaymentSucceededEventHandler,
+        { provide: LINE_USAGE_SETTINGS, useValue: lineUsageSettings(config) },
+        LineUsageService,
+      ],
     };
   }
 }

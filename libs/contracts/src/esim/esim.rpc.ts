@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
+import { idempotencyKeySchema, redeemRequestSchema } from '../http/redemption.http';
 import { defineRpc } from '../rpc/rpc-definition';
+import { redemptionViewSchema } from './redemption-view';
 
 /** What the user row shows about data gifts: the last successful gift and the total gifted. */
 export const giftSummarySchema = z.object({
@@ -10,8 +13,40 @@ export const giftSummarySchema = z.object({
 });
 export type GiftSummary = z.infer<typeof giftSummarySchema>;
 
+/** A gift an admin granted that the user has not claimed yet. */
+export const pendingGiftSchema = z.object({
+  giftId: z.string().uuid(),
+  amountGB: z.number().int(),
+  planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+  grantedAt: z.string(),
+});
+export type PendingGift = z.infer<typeof pendingGiftSchema>;
+
+export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
+/** One eSIM line the user holds (the My eSIMs wallet). */
+export const esimLineSchema = z.object({
+  iccid: z.string(),
+  lpaCode: z.string().nullable(),
+  msisdn: z.string().nullable(),
+  /** The plan last delivered onto the line. */
+  planTier: z.string(),
+  /** How the line came to the user: the first delivery onto it. */
+  source: z.enum(ESIM_LINE_SOURCES),
+  /** GB delivered onto the line so far through this product. */
+  totalGB: z.number().int(),
+  createdAt: z.string(),
+  lastDeliveredAt: z.string(),
+});
+export type EsimLine = z.infer<typeof esimLineSchema>;
+
+/** A redemption request with the Idempotency-Key the SPA made for the submit. */
+export const redeemCommandSchema = z.object({ idempotencyKey: idempotencyKeySchema, request: redeemRequestSchema });
+export type RedeemCommand = z.input<typeof redeemCommandSchema>;
+
+const userRequest = z.object({ userId: z.string().uuid() });
+
 export const EsimRpc = {
-  getGiftSummary: defineRpc('esim', 'get-gift-summary', z.object({ userId: z.string().uuid() }), giftSummarySchema),
+  getGiftSummary: defineRpc('esim', 'get-gift-summary', userRequest, giftSummarySchema),
   /** GB delivered to all users so far (the admin stat card). */
   getGiftTotals: defineRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
   /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */
@@ -21,4 +56,22 @@ export const EsimRpc = {
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
     z.object({ summaries: z.array(giftSummarySchema.extend({ userId: z.string().uuid() })) }),
   ),
+  /**
+   * The acting user (meta.userId) claims an unclaimed admin gift that covers the plan, at no point
+   * cost: 409 `no_covering_gift` without one. Idempotent per user + key.
+   */
+  claimGift: defineRpc('esim', 'claim-gift', redeemCommandSchema, redemptionViewSchema),
+  /** A gift claim of the acting user (meta.userId), by redemption id. */
+  getGiftClaim: defineRpc('esim', 'get-gift-claim', z.object({ redemptionId: z.string().uuid() }), redemptionViewSchema),
+  /** An admin grants a claimable 1, 3 or 5 GB gift (the caller checked that the user exists). */
+  grantGift: defineRpc(
+    'esim',
+    'grant-gift',
+    z.object({ userId: z.string().uuid(), planTier: z.enum(REDEEMABLE_PLAN_TIERS), grantedBy: z.string().uuid() }),
+    pendingGiftSchema.extend({ userId: z.string().uuid(), status: z.literal('granted') }),
+  ),
+  /** The user's granted gifts not claimed yet, oldest first. */
+  listPendingGifts: defineRpc('esim', 'list-pending-gifts', userRequest, z.object({ pendingGifts: z.array(pendingGiftSchema) })),
+  /** The user's eSIM lines, newest delivery first. */
+  listLines: defineRpc('esim', 'list-lines', userRequest, z.object({ lines: z.array(esimLineSchema) })),
 } as const;

@@ -1,1 +1,5 @@
+export * from './esim.events';
 export * from './esim.rpc';
+export * from './wallet.rpc';
+export * from './iccid';
+export * from './redemption-view';

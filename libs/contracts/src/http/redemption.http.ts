@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../openapi/define-route';
 import { CLAIM_COUNTRIES, REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 
 /** The rule the claim page states (docs/redemption.md): digits only, 19 or 20 long, starting 89. */
@@ -67,7 +68,13 @@ export const adminGiftRequestSchema = z.object({
   iccid: z.literal('admin-gifted').optional(),
 });
 
-/** One movement of the user's points (the /history statement), newest first. */
+/**
+ * One movement of the user's points (the /history statement), newest first: one entry per ledger
+ * transfer. `reserved` takes the points (state pending until settled, then done when spent or
+ * released when given back); `spent` settles it (points 0: the reservation already took them;
+ * `amount` says how many were spent); `released` gives them back. `earned` is reversed when the
+ * wall took it back. The `points` of all entries sum to the balance.
+ */
 export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released'] as const;
 export const STATEMENT_STATES = ['pending', 'done', 'reversed', 'released'] as const;
 export const statementEntrySchema = z.object({
@@ -75,6 +82,8 @@ export const statementEntrySchema = z.object({
   kind: z.enum(STATEMENT_KINDS),
   /** Signed: what this movement did to the available balance. */
   points: z.number().int(),
+  /** How many points the movement is about (unsigned): for `spent`, the points spent. */
+  amount: z.number().int().nonnegative(),
   state: z.enum(STATEMENT_STATES),
   provider: z.string().nullable(),
   transactionId: z.string().nullable(),
@@ -88,3 +97,144 @@ export const pointsStatementSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type PointsStatement = z.infer<typeof pointsStatementSchema>;
+
+/** `GET /api/points-statement?before=<cursor>&limit=<1-100>`. */
+export const pointsStatementQuerySchema = z.object({
+  before: z.string().regex(/^\d{1,18}$/, 'before must be a cursor from a previous page').optional(),
+  limit: z.coerce.number({ error: 'limit must be a number from 1 to 100' }).int().min(1, 'limit must be a number from 1 to 100').max(100, 'limit must be a number from 1 to 100').optional(),
+});
+export type PointsStatementQuery = z.infer<typeof pointsStatementQuerySchema>;
+
+/** `POST /api/admin/gift-data/{userId}` answers the claimable gift it granted. */
+export const adminGiftResponseSchema = z.object({
+  giftId: z.string().uuid(),
+  userId: z.string().uuid(),
+  amountGB: z.number().int(),
+  planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+  status: z.literal('granted'),
+  grantedAt: z.string(),
+});
+export type AdminGiftResponse = z.infer<typeof adminGiftResponseSchema>;
+
+/**
+ * `GET /api/gifts`: the admin gifts the user can still claim with `POST /api/gift-data` (oldest
+ * first), and the GB delivered so far (the Data Gifted card).
+ */
+export const giftsResponseSchema = z.object({
+  dataGiftedGB: z.number().int(),
+  pendingGifts: z.array(
+    z.object({ giftId: z.string().uuid(), amountGB: z.number().int(), planTier: z.enum(REDEEMABLE_PLAN_TIERS), grantedAt: z.string() }),
+  ),
+});
+export type GiftsResponse = z.infer<typeof giftsResponseSchema>;
+
+/** `GET /api/esim-lines`: every eSIM line the user received through redemptions and gifts. */
+export const esimLinesResponseSchema = z.object({
+  lines: z.array(
+    z.object({
+      iccid: z.string(),
+      lpaCode: z.string().nullable(),
+      /** PNG data URL of the LPA code, when the line has one. */
+      qrCode: z.string().nullable(),
+      msisdn: z.string().nullable(),
+      planTier: z.string(),
+      source: z.enum(['redeemed', 'gifted', 'bought']),
+      totalGB: z.number().int(),
+      createdAt: z.string(),
+      lastDeliveredAt: z.string(),
+    }),
+  ),
+});
+export type EsimLinesResponse = z.infer<typeof esimLinesResponseSchema>;
+
+/** The headers of the two redeeming calls. */
+export const redeemHeadersSchema = z.object({ 'Idempotency-Key': idempotencyKeySchema });
+
+const REDEEM_ERRORS = {
+  403: 'No live captcha mark on the session (`reason: captcha_required`): solve the captcha first.',
+  409: 'The same Idempotency-Key with a different body.',
+  422: 'The eSIM provider refused the redemption (the points are given back).',
+} as const;
+
+/** Redeeming points or a gift for eSIM data, and what the user holds (docs/redemption.md). */
+export const RedemptionRoutes = {
+  redeemPoints: defineRoute({
+    method: 'POST',
+    path: '/api/redeem-points',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: 'Spend points on a new eSIM or a top-up',
+    description: 'Waits a bounded time for the eSIM; past that the answer is `status: processing` (follow it with `GET /api/redemptions/{id}`).',
+    headers: redeemHeadersSchema,
+    body: redeemRequestSchema,
+    response: redemptionResponseSchema,
+    errors: { ...REDEEM_ERRORS, 409: `Insufficient points (\`reason: insufficient_points\`). Or: ${REDEEM_ERRORS[409]}` },
+  }),
+  claimGift: defineRoute({
+    method: 'POST',
+    path: '/api/gift-data',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: 'Claim an admin data gift as a new eSIM or a top-up',
+    headers: redeemHeadersSchema,
+    body: redeemRequestSchema,
+    response: redemptionResponseSchema,
+    errors: { ...REDEEM_ERRORS, 409: `No unclaimed gift covers the plan. Or: ${REDEEM_ERRORS[409]}` },
+  }),
+  redemption: defineRoute({
+    method: 'GET',
+    path: '/api/redemptions/{id}',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: "One of the user's redemptions (points or gift), whatever its status",
+    params: z.object({ id: z.string().uuid() }),
+    response: redemptionResponseSchema,
+    errors: { 404: 'No such redemption of this user.' },
+  }),
+  generateQr: defineRoute({
+    method: 'POST',
+    path: '/api/generate-qr',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: 'The QR code of an activation (LPA) code, as a PNG image',
+    body: generateQrRequestSchema,
+    response: z.string().describe('PNG image'),
+    responseType: 'image/png',
+  }),
+  pointsStatement: defineRoute({
+    method: 'GET',
+    path: '/api/points-statement',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: "The user's points movements, newest first, paged by cursor",
+    query: pointsStatementQuerySchema,
+    response: pointsStatementSchema,
+  }),
+  gifts: defineRoute({
+    method: 'GET',
+    path: '/api/gifts',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: 'Unclaimed admin gifts and the GB delivered so far',
+    response: giftsResponseSchema,
+  }),
+  esimLines: defineRoute({
+    method: 'GET',
+    path: '/api/esim-lines',
+    tag: 'Redemption',
+    auth: 'session',
+    summary: 'Every eSIM line the user received through redemptions and gifts',
+    response: esimLinesResponseSchema,
+  }),
+  adminGift: defineRoute({
+    method: 'POST',
+    path: '/api/admin/gift-data/{userId}',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Grant a user a claimable 1, 3 or 5 GB gift (emails them)',
+    params: z.object({ userId: z.string().uuid() }),
+    body: adminGiftRequestSchema,
+    response: adminGiftResponseSchema,
+    errors: { 404: 'No such user (`reason: user_not_found`).' },
+  }),
+};

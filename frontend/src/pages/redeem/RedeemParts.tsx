@@ -1,0 +1,311 @@
+import { forwardRef, useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  PLAN_VALIDITY_DAYS,
+  REDEEMABLE_PLANS,
+  SANDBOX_DEMO_ICCID,
+  type PurchaseType,
+  type RedeemablePlan,
+  type RedeemablePlanTier,
+} from '@esim/contracts';
+import { formatNumber } from '../../lib/format';
+import {
+  AlertIcon,
+  BoltIcon,
+  Button,
+  ButtonLink,
+  Card,
+  CheckIcon,
+  ClockIcon,
+  GiftIcon,
+  GlobeIcon,
+  Input,
+  LockIcon,
+  SimIcon,
+  SparkIcon,
+} from '../../ui';
+import { RefreshIcon } from '../../ui/icons';
+import { planAccess, type PendingGift } from './gifts';
+
+const cls = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(' ');
+
+function useN() {
+  const { i18n } = useTranslation();
+  return (value: number) => formatNumber(value, i18n.language);
+}
+
+/** 'Ready to redeem' with the balance, or 'task completed' with the 50 points a task shows (spec section 9). */
+export function RedeemBanner({ points, taskCompleted }: { points: number; taskCompleted: boolean }) {
+  const { t } = useTranslation();
+  const n = useN();
+  return (
+    <div className="banner redeem-banner" role="note" data-testid="redeem-banner">
+      <span className="banner__icon" aria-hidden="true">
+        {taskCompleted ? <CheckIcon size={20} /> : <GiftIcon size={20} />}
+      </span>
+      <div>
+        <p className="banner__title">{taskCompleted ? t('redeem.banner.taskTitle') : t('redeem.banner.readyTitle')}</p>
+        <p className="banner__text">
+          {taskCompleted ? t('redeem.banner.taskText', { points: n(50) }) : t('redeem.banner.readyText', { points: n(points) })}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** The two option cards (field purchaseType): a new eSIM, or data added to an eSIM the person has. */
+export function PurchaseTypeChoice({ value, onChange }: { value: PurchaseType; onChange: (value: PurchaseType) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const options: { type: PurchaseType; icon: ReactNode }[] = [
+    { type: 'new', icon: <SimIcon size={24} /> },
+    { type: 'existing', icon: <RefreshIcon size={24} /> },
+  ];
+  return (
+    <fieldset className="choice-group">
+      <legend className="choice-group__legend">{t('redeem.type.legend')}</legend>
+      <div className="choice-grid">
+        {options.map(({ type, icon }) => (
+          <label key={type} className={cls('choice-card', value === type && 'choice-card--selected')} data-testid={`type-${type}`}>
+            <input
+              type="radio"
+              name="purchaseType"
+              value={type}
+              checked={value === type}
+              onChange={() => onChange(type)}
+              className="choice-card__input"
+              aria-describedby={`${id}-${type}`}
+            />
+            <span className="choice-card__icon" aria-hidden="true">
+              {icon}
+            </span>
+            <span className="choice-card__title">{t(`redeem.type.${type}`)}</span>
+            <span className="choice-card__text" id={`${id}-${type}`}>
+              {t(`redeem.type.${type}Text`)}
+            </span>
+            <span className="choice-card__check" aria-hidden="true">
+              <CheckIcon size={16} />
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+interface IccidFieldProps {
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+  /** Advertise the sandbox provider's demo line. */
+  sandbox: boolean;
+}
+
+/** The ICCID of the eSIM to top up, where to find it on iPhone and Android, and the demo line in sandbox mode. */
+export const IccidField = forwardRef<HTMLInputElement, IccidFieldProps>(function IccidField(
+  { value, error, onChange, onBlur, sandbox },
+  ref,
+) {
+  const { t } = useTranslation();
+  return (
+    <div className="stack">
+      <Input
+        ref={ref}
+        label={t('redeem.iccid.label')}
+        hint={t('redeem.iccid.hint')}
+        error={error}
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        onBlur={onBlur}
+        inputMode="numeric"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={40}
+        placeholder="89…"
+        name="iccid"
+        dir="ltr"
+        className="iccid-field"
+      />
+      {sandbox && (
+        <div className="demo-iccid" data-testid="demo-iccid">
+          <p className="small">
+            <span className="badge badge--warning">{t('redeem.iccid.sandboxBadge')}</span> {t('redeem.iccid.demo')}{' '}
+            <code dir="ltr" className="demo-iccid__code">
+              {SANDBOX_DEMO_ICCID}
+            </code>
+          </p>
+          <Button variant="secondary" size="sm" onClick={() => onChange(SANDBOX_DEMO_ICCID)}>
+            {t('redeem.iccid.useDemo')}
+          </Button>
+        </div>
+      )}
+      <section className="iccid-help" aria-labelledby="iccid-help-title">
+        <h2 id="iccid-help-title" className="iccid-help__title">
+          {t('redeem.iccid.helpTitle')}
+        </h2>
+        <div className="iccid-help__grid">
+          {(['ios', 'android'] as const).map((os) => (
+            <div key={os} className="iccid-help__os">
+              <h3 className="iccid-help__os-title">{t(`redeem.iccid.${os}.title`)}</h3>
+              <ol className="iccid-help__steps">
+                {[1, 2, 3].map((step) => (
+                  <li key={step}>{t(`redeem.iccid.${os}.step${step}`)}</li>
+                ))}
+              </ol>
+            </div>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+});
+
+/** 1GB, 3GB and 5GB with a check (open) or lock (too few points and no gift) mark; locked tiers cannot be chosen. */
+export function PlanChoice({
+  value,
+  onChange,
+  points,
+  gifts,
+}: {
+  value: RedeemablePlanTier;
+  onChange: (tier: RedeemablePlanTier) => void;
+  points: number;
+  gifts: readonly PendingGift[];
+}) {
+  const { t } = useTranslation();
+  const n = useN();
+  const id = useId();
+  return (
+    <fieldset className="choice-group">
+      <legend className="choice-group__legend">{t('redeem.plan.legend')}</legend>
+      <div className="plan-options">
+        {REDEEMABLE_PLANS.map((plan) => {
+          const access = planAccess(points, plan, gifts);
+          const open = access !== 'locked';
+          const noteId = `${id}-${plan.tier}`;
+          return (
+            <label
+              key={plan.tier}
+              className={cls('plan-option', !open && 'plan-option--locked', value === plan.tier && 'plan-option--selected')}
+              data-testid={`plan-${plan.tier}`}
+            >
+              <input
+                type="radio"
+                name="planTier"
+                value={plan.tier}
+                checked={value === plan.tier}
+                disabled={!open}
+                onChange={() => onChange(plan.tier)}
+                className="choice-card__input"
+                aria-describedby={noteId}
+              />
+              <span className="plan-option__mark" aria-hidden="true">
+                {open ? <CheckIcon size={18} /> : <LockIcon size={18} />}
+              </span>
+              <span className="plan-option__body">
+                <span className="plan-option__name">{t('common.gbValue', { value: n(plan.amountGB) })}</span>
+                <span className="plan-option__cost">{t('redeem.plan.cost', { points: n(plan.pointsCost) })}</span>
+              </span>
+              <span className="plan-option__note" id={noteId}>
+                {access === 'points'
+                  ? t('redeem.plan.available')
+                  : access === 'gift'
+                    ? t('redeem.plan.gift')
+                    : t('redeem.plan.locked', { missing: n(plan.pointsCost - points) })}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** What a new eSIM brings: the plan's data and validity, the country, the QR code, and how fast it works. */
+export function WhatYouGet({ plan, countryLabel }: { plan: RedeemablePlan; countryLabel: string }) {
+  const { t } = useTranslation();
+  const n = useN();
+  const items = [
+    { icon: <SparkIcon size={18} />, text: t('redeem.whatYouGet.data', { gb: n(plan.amountGB), days: n(PLAN_VALIDITY_DAYS) }) },
+    { icon: <GlobeIcon size={18} />, text: t('redeem.whatYouGet.country', { country: countryLabel }) },
+    { icon: <SimIcon size={18} />, text: t('redeem.whatYouGet.qr') },
+    { icon: <BoltIcon size={18} />, text: t('redeem.whatYouGet.fast') },
+  ];
+  return (
+    <Card tone="soft" title={t('redeem.whatYouGet.title')} titleId="what-you-get-title" className="what-you-get">
+      <ul className="what-you-get__list">
+        {items.map((item) => (
+          <li key={item.text}>
+            <span className="what-you-get__icon" aria-hidden="true">
+              {item.icon}
+            </span>
+            <span>{item.text}</span>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** The plan's cost against the balance, and what is missing when the points do not cover it. */
+export function CostLine({ plan, points, coveredByGift }: { plan: RedeemablePlan; points: number; coveredByGift: boolean }) {
+  const { t } = useTranslation();
+  const n = useN();
+  const missing = plan.pointsCost - points;
+  return (
+    <div className="redeem-cost">
+      <dl className="redeem-cost__line" data-testid="redeem-cost">
+        <div>
+          <dt>{t('redeem.cost.cost')}</dt>
+          <dd>{t('redeem.plan.cost', { points: n(plan.pointsCost) })}</dd>
+        </div>
+        <div>
+          <dt>{t('redeem.cost.balance')}</dt>
+          <dd data-testid="redeem-balance">{t('redeem.plan.cost', { points: n(points) })}</dd>
+        </div>
+      </dl>
+      <div aria-live="polite">
+        {missing > 0 && (
+          <p className={cls('redeem-cost__note', !coveredByGift && 'redeem-cost__note--warning')} data-testid="redeem-missing">
+            {coveredByGift ? <GiftIcon size={18} /> : <AlertIcon size={18} />}
+            <span>
+              {coveredByGift ? t('redeem.cost.gift', { missing: n(missing) }) : t('redeem.cost.missing', { missing: n(missing) })}
+            </span>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The saga is still running after the gateway's wait: where the result will show. */
+export function ProcessingNotice() {
+  const { t } = useTranslation();
+  return (
+    <Card className="processing-notice" aria-labelledby="processing-title" data-testid="redeem-processing">
+      <div className="processing-notice__top" role="status">
+        <span className="processing-notice__icon" aria-hidden="true">
+          <ClockIcon size={28} />
+        </span>
+        <div className="stack stack--sm">
+          <h2 id="processing-title" className="section-title" tabIndex={-1}>
+            {t('redeem.processing.title')}
+          </h2>
+          <p className="muted">{t('redeem.processing.text')}</p>
+        </div>
+      </div>
+      <div className="button-row">
+        <ButtonLink to="/dashboard" variant="primary">
+          {t('redeem.processing.dashboard')}
+        </ButtonLink>
+        <ButtonLink to="/history" variant="secondary">
+          {t('redeem.processing.history')}
+        </ButtonLink>
+        <ButtonLink to="/esims" variant="secondary">
+          {t('redeem.processing.esims')}
+        </ButtonLink>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,63 @@
+import type { RedemptionResponse, UserView } from '@esim/contracts';
+import type { EsimActivationData } from './activationData';
+
+/** What /iccid hands to /success in the router state. */
+export interface SuccessLocationState {
+  redemption?: RedemptionResponse;
+  /** The ICCID the person topped up (a top-up's answer may not repeat it). */
+  iccid?: string;
+}
+
+export interface GiftedSummary {
+  amountGB: number;
+  iccid: string | null;
+  /** 'pending' while the delivery waits for the provider or an operator. */
+  status: 'active' | 'pending';
+  /** The server's words about this redemption, when it came from one. */
+  message: string | null;
+}
+
+const gbOfTier = (tier: string | null): number => {
+  const gb = Number.parseInt(tier ?? '', 10);
+  return Number.isFinite(gb) && gb > 0 ? gb : 0;
+};
+
+/**
+ * The 'Data Gifted!' view shows the amount actually gifted (docs/redemption-screens.md): the redemption
+ * the person just made, else the user's last gift as the server knows it, else the eSIM stored for
+ * the setup page. Null when none of them names an amount.
+ */
+export function giftedSummary(input: {
+  state: SuccessLocationState | null | undefined;
+  user: Pick<UserView, 'planTierLastChosen' | 'iccid' | 'lastGiftedAt'> | null;
+  stored: EsimActivationData | null;
+}): GiftedSummary | null {
+  const { state, user, stored } = input;
+  const r = state?.redemption;
+  if (r && r.amountGB > 0) {
+    const pending = r.status === 'manual_transfer_required' || r.status === 'processing';
+    return {
+      amountGB: r.amountGB,
+      iccid: r.iccid ?? state?.iccid ?? null,
+      status: pending ? 'pending' : 'active',
+      message: r.message || null,
+    };
+  }
+  if (user?.lastGiftedAt && gbOfTier(user.planTierLastChosen) > 0) {
+    return { amountGB: gbOfTier(user.planTierLastChosen), iccid: user.iccid, status: 'active', message: null };
+  }
+  if (stored && stored.amountGB > 0) return { amountGB: stored.amountGB, iccid: stored.iccid, status: 'active', message: null };
+  return null;
+}
+
+/** Loose check of router state (it survives reloads in history.state, so it is not trusted blindly). */
+export function asSuccessState(value: unknown): SuccessLocationState | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const r = v.redemption as Record<string, unknown> | undefined;
+  const redemption =
+    r && typeof r === 'object' && typeof r.amountGB === 'number' && typeof r.status === 'string' && typeof r.message === 'string'
+      ? (r as unknown as RedemptionResponse)
+      : undefined;
+  return { redemption, iccid: typeof v.iccid === 'string' ? v.iccid : undefined };
+}

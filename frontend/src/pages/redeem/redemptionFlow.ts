@@ -1,0 +1,48 @@
+import type { PurchaseType, RedemptionStatus } from '@esim/contracts';
+
+/** The two calls of docs/redemption.md: spend points, or claim a data gift an admin granted. */
+export type RedeemCall = 'redeem-points' | 'gift-data';
+
+/**
+ * docs/redemption-screens.md: the client calls redeem-points when the balance covers the plan's
+ * cost, and gift-data ("claim free data") otherwise. The server enforces both rules.
+ */
+export function chooseRedeemCall(points: number, pointsCost: number): RedeemCall {
+  return points >= pointsCost ? 'redeem-points' : 'gift-data';
+}
+
+export type SubmitLabel = 'processing' | 'purchase' | 'addData' | 'claimFree';
+
+/** The submit button's three texts (spec, /iccid): 'processing', '{purchase|add data} - N Points', 'claim free data'. */
+export function submitLabel(pending: boolean, call: RedeemCall, purchaseType: PurchaseType): SubmitLabel {
+  if (pending) return 'processing';
+  if (call === 'gift-data') return 'claimFree';
+  return purchaseType === 'new' ? 'purchase' : 'addData';
+}
+
+export type RedemptionRoute = 'activation' | 'manual' | 'processing' | 'failed' | 'success';
+
+/**
+ * Where a redemption's answer takes the person (spec section 4, "Redemption result by status"):
+ * a new eSIM to its setup page, a stuck delivery to /success after the server's message, a
+ * still-running saga to a "lands later" message, and any other success to /success.
+ */
+export function routeRedemption(status: RedemptionStatus | string): RedemptionRoute {
+  switch (status) {
+    case 'esim_activation_ready':
+      return 'activation';
+    case 'manual_transfer_required':
+      return 'manual';
+    case 'processing':
+      return 'processing';
+    case 'failed':
+      return 'failed';
+    default:
+      return 'success';
+  }
+}
+
+/** Spec section 9: the setup page opens 1.5 s after "eSIM ready", so the toast can be read. */
+export const ACTIVATION_REDIRECT_MS = 1500;
+/** Spec section 8: redemption failures stay 10 s. */
+export const REDEMPTION_ERROR_TOAST_MS = 10_000;

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { RedeemRequest, RedemptionResponse } from '@esim/contracts';
+import { USER_QUERY_KEY } from '../../auth/AuthProvider';
+import { CAPTCHA_MESSAGE_KEYS, captchaMessageOf } from '../../components/captcha/captchaMessages';
+import { HttpError } from '../../lib/api';
+import { formatNumber } from '../../lib/format';
+import { useToast } from '../../ui';
+import { STATEMENT_QUERY_KEY } from '../statement/statement';
+import { activationDataOf, saveActivationData } from './activationData';
+import type { SuccessLocationState } from './giftedSummary';
+import { IdempotencyKeys, isDefiniteAnswer } from './idempotency';
+import { postRedemption } from './redeemApi';
+import { ACTIVATION_REDIRECT_MS, REDEMPTION_ERROR_TOAST_MS, routeRedemption, type RedeemCall } from './redemptionFlow';
+import { redemptionErrorToast } from './redemptionErrors';
+
+interface Attempt {
+  call: RedeemCall;
+  body: RedeemRequest;
+  key: string;
+  /** For the 'Insufficient points' message when the server gives no numbers. */
+  pointsCost: number;
+  balance: number;
+}
+
+/** 'redirecting': an eSIM is ready and its setup page opens shortly; 'processing': the saga is still running. */
+export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing';
+
+/**
+ * The claim page's submit: the captcha dialog first, then the redemption call with one
+ * Idempotency-Key per submit, then the answer handled by status (spec section 4) or the failure
+ * shown as spec section 8's toast. A captcha refusal (the 5-minute mark lapsed) reopens the dialog
+ * and retries the same submit with the same key.
+ */
+export function useRedemption() {
+  const { t, i18n } = useTranslation();
+  const { toast } = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [keys] = useState(() => new IdempotencyKeys());
+  const attempt = useRef<Attempt | null>(null);
+  const [captchaOpen, setCaptchaOpen] = useState(false);
+  const [outcome, setOutcome] = useState<RedemptionOutcome>('idle');
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  const n = useCallback((value: number) => formatNumber(value, i18n.language), [i18n.language]);
+
+  const showFailure = (error: unknown, a: Attempt) =>
+    toast({
+      ...redemptionErrorToast(error, { call: a.call, t, formatNumber: n, needed: a.pointsCost, current: a.balance }),
+      variant: 'destructive',
+      duration: REDEMPTION_ERROR_TOAST_MS,
+    });
+
+  const mutation = useMutation<RedemptionResponse, Error, Attempt>({
+    mutationFn: (a) => postRedemption(a.call, a.body, a.key),
+    onSuccess: (result, a) => {
+      keys.settle();
+      // The balance (and, with it, the dashboard and /history) changed: read them again.
+      void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: STATEMENT_QUERY_KEY });
+      const toSuccess = () => {
+        const state: SuccessLocationState = { redemption: result, iccid: a.body.iccid };
+        navigate('/success', { state });
+      };
+      switch (routeRedemption(result.status)) {
+        case 'activation':
+          saveActivationData(activationDataOf(result));
+          toast({ title: t('redeem.result.readyTitle'), description: t('redeem.result.readyText'), variant: 'success' });
+          setOutcome('redirecting');
+          redirectTimer.current = window.setTimeout(() => navigate('/esim-activation'), ACTIVATION_REDIRECT_MS);
+          return;
+        case 'manual':
+          toast({ title: t('redeem.result.manualTitle'), description: result.message, duration: REDEMPTION_ERROR_TOAST_MS });
+          toSuccess();
+          return;
+        case 'processing':
+          setOutcome('processing');
+          return;
+        case 'failed':
+          showFailure(new Error(result.message), a);
+          return;
+        default:
+          toast({
+            title: t('redeem.result.redeemedTitle'),
+            description: t('redeem.result.redeemedText', { gb: n(result.amountGB) }),
+            variant: 'success',
+          });
+          toSuccess();
+      }
+    },
+    onError: (error, a) => {
+      if (isDefiniteAnswer(error)) keys.settle();
+      const captcha = error instanceof HttpError && error.status === 403 ? captchaMessageOf(error) : null;
+      if (captcha) {
+        toast({ title: t(CAPTCHA_MESSAGE_KEYS[captcha]), variant: 'destructive' });
+        setCaptchaOpen(true);
+        return;
+      }
+      showFailure(error, a);
+    },
+  });
+
+  /** A valid form was submitted: make (or reuse) its key, then ask for the captcha. */
+  const submit = (call: RedeemCall, body: RedeemRequest, costs: { pointsCost: number; balance: number }) => {
+    attempt.current = { call, body, key: keys.forSubmit(body), ...costs };
+    setCaptchaOpen(true);
+  };
+
+  const onCaptchaVerified = () => {
+    if (attempt.current) mutation.mutate(attempt.current);
+  };
+
+  return {
+    submit,
+    captchaOpen,
+    closeCaptcha: () => setCaptchaOpen(false),
+    onCaptchaVerified,
+    pending: mutation.isPending,
+    outcome,
+  };
+}

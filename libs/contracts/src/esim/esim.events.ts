@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
+import { defineEvent } from '../events/event-definition';
+import { PROVISIONING_KINDS, REDEMPTION_SOURCES } from './redemption-view';
+
+const provisioningFacts = {
+  provisioningId: z.string().uuid(),
+  /** The redemption id: rewards' redemption for points, esim's own for a gift claim. */
+  redemptionId: z.string().uuid(),
+  source: z.enum(REDEMPTION_SOURCES),
+  userId: z.string().uuid(),
+  kind: z.enum(PROVISIONING_KINDS),
+  planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+  amountGB: z.number().int().positive(),
+};
+
+/**
+ * The provider delivered the data: a new line (iccid + lpaCode) or a top-up of `iccid`. Published
+ * once per redemption. Rewards posts the reservation; notifications emails a new eSIM's QR.
+ */
+export const ProvisioningSucceeded = defineEvent(
+  'esim',
+  'provisioning-succeeded',
+  1,
+  z.object({
+    ...provisioningFacts,
+    iccid: z.string(),
+    lpaCode: z.string().nullable(),
+    msisdn: z.string().nullable(),
+    /** The delivered data_gifts row. */
+    giftId: z.string().uuid(),
+    providerTransactionId: z.string().nullable(),
+    completedAt: z.string().datetime(),
+  }),
+);
+
+/**
+ * The redemption ended without data. `refused`: the provider definitely did nothing (rewards voids
+ * the reservation, a claimed gift is claimable again). `manual_transfer_required`: the provider
+ * could not be reached after retries; the points stay reserved and an operator resolves it.
+ */
+export const ProvisioningFailed = defineEvent(
+  'esim',
+  'provisioning-failed',
+  1,
+  z.object({
+    ...provisioningFacts,
+    outcome: z.enum(['refused', 'manual_transfer_required']),
+    /** The provider error code (line_not_found, no_refills_available, no_suitable_offer, unavailable, …). */
+    reason: z.string(),
+    /** Carries the fragments the SPA maps ('line not found', 'No refills available', 'No suitable'). */
+    message: z.string(),
+    failedAt: z.string().datetime(),
+  }),
+);
+
+/** An admin granted the user a claimable data gift; notifications tells the user. */
+export const DataGiftGranted = defineEvent(
+  'esim',
+  'data-gift-granted',
+  1,
+  z.object({
+    giftId: z.string().uuid(),
+    userId: z.string().uuid(),
+    amountGB: z.number().int().positive(),
+    planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+    grantedBy: z.string().uuid(),
+    grantedAt: z.string().datetime(),
+  }),
+);

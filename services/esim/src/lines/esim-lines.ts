@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { EsimLine } from '@esim/contracts';
+import { EsimLineRecord, EsimLineSource } from './esim-line.entity';
+
+export interface Delivery {
+  userId: string;
+  iccid: string;
+  lpaCode: string | null;
+  msisdn: string | null;
+  planTier: string;
+  amountGB: number;
+  source: EsimLineSource;
+  at: Date;
+}
+
+const toLine = (r: EsimLineRecord): EsimLine => ({
+  iccid: r.iccid,
+  lpaCode: r.lpaCode,
+  msisdn: r.msisdn,
+  planTier: r.planTier,
+  source: r.source,
+  totalGB: r.totalGB,
+  createdAt: r.createdAt.toISOString(),
+  lastDeliveredAt: r.lastDeliveredAt.toISOString(),
+});
+
+/** The user's wallet of eSIM lines (My eSIMs). */
+@Injectable()
+export class EsimLines {
+  /**
+   * Adds a delivery to the user's line: the first one creates it (and says how it came), later
+   * top-ups add their GB. An activation code or phone number learnt later fills the gap.
+   */
+  async delivered(m: EntityManager, d: Delivery): Promise<EsimLineRecord> {
+    const [row] = await m.query(
+      `INSERT INTO esim_lines (user_id, iccid, lpa_code, msisdn, plan_tier, source, total_gb, last_delivered_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (user_id, iccid) DO UPDATE SET
+         lpa_code = COALESCE(esim_lines.lpa_code, EXCLUDED.lpa_code),
+         msisdn = COALESCE(EXCLUDED.msisdn, esim_lines.msisdn),
+         plan_tier = EXCLUDED.plan_tier,
+         total_gb = esim_lines.total_gb + EXCLUDED.total_gb,
+         last_delivered_at = EXCLUDED.last_delivered_at
+       RETURNING id`,
+      [d.userId, d.iccid, d.lpaCode, d.msisdn, d.planTier, d.source, d.amountGB, d.at],
+    );
+    return m.findOneByOrFail(EsimLineRecord, { id: row.id });
+  }
+
+  async listFor(m: EntityManager, userId: string): Promise<EsimLine[]> {
+    const rows = await m.find(EsimLineRecord, { where: { userId }, order: { lastDeliveredAt: 'DESC' }, take: 200 });
+    return rows.map(toLine);
+  }
+}

@@ -1,0 +1,18 @@
+import { Controller } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { EsimRpc, RpcRequest, RpcResponse } from '@esim/contracts';
+import { RpcHandler } from '@esim/platform';
+import { EsimLines } from './esim-lines';
+
+@Controller()
+export class LinesRpcHandler {
+  constructor(
+    private readonly db: DataSource,
+    private readonly lines: EsimLines,
+  ) {}
+
+  @RpcHandler(EsimRpc.listLines)
+  async list({ userId }: RpcRequest<typeof EsimRpc.listLines>): Promise<RpcResponse<typeof EsimRpc.listLines>> {
+    return { lines: await this.lines.listFor(this.db.manager, userId) };
+  }
+}

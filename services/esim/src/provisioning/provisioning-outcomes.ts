@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ProvisioningFailed, ProvisioningSucceeded } from '@esim/contracts';
+import { Tx, UnitOfWork } from '@esim/platform';
+import type { ProviderOperation } from '../keepgo/esim-provider';
+import { DataGift } from '../gifts/data-gift.entity';
+import { EsimLines } from '../lines/esim-lines';
+import { Provisioning } from './provisioning.entity';
+
+/** What the line looks like after a delivery, as far as we know it. */
+export interface DeliveredLine {
+  iccid: string;
+  lpaCode: string | null;
+  msisdn: string | null;
+  transactionId: string | null;
+}
+
+export function deliveredLine(op: ProviderOperation): DeliveredLine {
+  return op.kind === 'create'
+    ? { iccid: op.iccid, lpaCode: op.lpaCode, msisdn: op.msisdn, transactionId: op.transactionId }
+    : { iccid: op.iccid, lpaCode: null, msisdn: null, transactionId: op.transactionId };
+}
+
+/**
+ * Records how a provisioning ended, exactly once: each outcome locks the row and writes only if it
+ * is still in progress, so a second worker (a recovered crash, a lease that ran out) finding the
+ * same result changes nothing. The outcome event commits with it (outbox).
+ */
+@Injectable()
+export class ProvisioningOutcomes {
+  private readonly log = new Logger('Provisioning');
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly lines: EsimLines,
+  ) {}
+
+  /** The data is on the line: a delivered data_gifts row, the wallet line, ProvisioningSucceeded. */
+  succeeded(id: string, line: DeliveredLine): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      const p = await this.inProgress(tx.manager, id);
+      if (!p) return false;
+      const m = tx.manager;
+      const now = new Date();
+      let giftId: string;
+      if (p.source === 'gift') {
+        giftId = p.claimedGiftId!;
+        await m.update(DataGift, { id: giftId }, {
+          status: 'delivered',
+          amountGB: p.amountGB,
+          planTier: p.planTier,
+          iccid: line.iccid,
+          provisioningId: p.id,
+          deliveredAt: now,
+        });
+      } else {
+        giftId = randomUUID();
+        await m.insert(DataGift, {
+          id: giftId,
+          userId: p.userId,
+          amountGB: p.amountGB,
+          planTier: p.planTier,
+          iccid: line.iccid,
+          status: 'delivered',
+          source: 'points',
+          provisioningId: p.id,
+          deliveredAt: now,
+        });
+      }
+      await m.update(Provisioning, { id: p.id }, {
+        status: 'succeeded',
+        iccid: line.iccid,
+        lpaCode: line.lpaCode,
+        msisdn: line.msisdn,
+        providerTransactionId: line.transactionId,
+        deliveredGiftId: giftId,
+        completedAt: now,
+      });
+      const wallet = await this.lines.delivered(m, {
+        userId: p.userId,
+        iccid: line.iccid,
+        lpaCode: line.lpaCode,
+        msisdn: line.msisdn,
+        planTier: p.planTier,
+        amountGB: p.amountGB,
+        source: p.source === 'gift' ? 'gifted' : 'redeemed',
+        at: now,
+      });
+      tx.publish(ProvisioningSucceeded, {
+        ...facts(p),
+        iccid: line.iccid,
+        lpaCode: line.lpaCode ?? wallet.lpaCode,
+        msisdn: line.msisdn ?? wallet.msisdn,
+        giftId,
+        providerTransactionId: line.transactionId,
+        completedAt: now.toISOString(),
+      });
+      this.log.log(`provisioning ${p.id} (redemption ${p.redemptionId}): ${p.amountGB} GB delivered onto ${line.iccid}`);
+      return true;
+    });
+  }
+
+  /** The provider definitely did nothing: a claimed gift can be claimed again, rewards releases the points. */
+  refused(id: string, reason: string, message: string): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      const p = await this.inProgress(tx.manager, id);
+      if (!p) return false;
+      await this.end(tx, p, 'refused', reason, message);
+      if (p.claimedGiftId) await tx.manager.update(DataGift, { id: p.claimedGiftId, status: 'claimed' }, { status: 'granted' });
+      this.log.warn(`provisioning ${p.id} (redemption ${p.redemptionId}) refused: ${message}`);
+      return true;
+    });
+  }
+
+  /** The provider could not be reached (or our account with it is blocked): an operator takes over. */
+  manual(id: string, reason: string, message: string): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      const p = await this.inProgress(tx.manager, id);
+      if (!p) return false;
+      await this.end(tx, p, 'manual_transfer_required', reason, message);
+      this.log.error(`provisioning ${p.id} (redemption ${p.redemptionId}) needs a manual transfer: ${reason}`);
+      return true;
+    });
+  }
+
+  /** Hands a transient failure back to the sweeper, which tries again after `delayMs`. */
+  async retryLater(id: string, attempt: number, delayMs: number): Promise<void> {
+    await this.uow.run((tx) =>
+      tx.manager.query(
+        `UPDATE provisionings SET lease_until = now() + make_interval(secs => $3::double precision / 1000)
+          WHERE id = $1 AND status = 'in_progress' AND attempts = $2`,
+        [id, attempt, delayMs],
+      ),
+    );
+  }
+
+  private async end(tx: Tx, p: Provisioning, status: 'refused' | 'manual_transfer_required', reason: string, message: string) {
+    const now = new Date();
+    await tx.manager.update(Provisioning, { id: p.id }, { status, failureReason: reason, failureMessage: message, completedAt: now });
+    tx.publish(ProvisioningFailed, {
+      ...facts(p),
+      outcome: status === 'refused' ? 'refused' : 'manual_transfer_required',
+      reason,
+      message,
+      failedAt: now.toISOString(),
+    });
+  }
+
+  private async inProgress(m: EntityManager, id: string): Promise<Provisioning | null> {
+    const p = await m.findOne(Provisioning, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (p?.status === 'in_progress') return p;
+    this.log.warn(`provisioning ${id} already ended (${p?.status ?? 'missing'}): this outcome is dropped`);
+    return null;
+  }
+}
+
+function facts(p: Provisioning) {
+  return {
+    provisioningId: p.id,
+    redemptionId: p.redemptionId,
+    source: p.source,
+    userId: p.userId,
+    kind: p.kind,
+    planTier: p.planTier,
+    amountGB: p.amountGB,
+  };
+}

@@ -1,0 +1,101 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ESIM_PROVIDER, EsimProvider, ProviderOperation } from '../keepgo/esim-provider';
+import { EsimProviderErrorCode, EsimProviderException } from '../keepgo/esim-provider.exception';
+import { deliveredLine, DeliveredLine, ProvisioningOutcomes } from './provisioning-outcomes';
+import { PROVISIONING_SETTINGS, ProvisioningSettings } from './provisioning-settings';
+import type { Provisioning } from './provisioning.entity';
+
+/** Refusals about the user's request: the points (or the gift) go back, the user is told why. */
+const USER_REFUSALS: ReadonlySet<EsimProviderErrorCode> = new Set(['line_not_found', 'no_refills_available', 'no_suitable_offer', 'refused']);
+
+/**
+ * Definite, but about our account with the provider (no balance, credentials refused): the user
+ * did nothing wrong and an operator can still deliver, so the points stay reserved.
+ */
+const OPERATOR_PROBLEMS: ReadonlySet<EsimProviderErrorCode> = new Set(['insufficient_balance', 'unauthorized']);
+
+export const MANUAL_TRANSFER_MESSAGE =
+  'We could not reach our eSIM provider right now. Your points are reserved and our support team will deliver your data manually within 24-48 hours.';
+
+/**
+ * One attempt at a claimed provisioning: ask the provider to do it (with our reference), then
+ * record the outcome. An attempt after an earlier one that ended without an outcome (a crash, a
+ * lost answer) first asks the provider by our reference whether it already happened, so nothing
+ * is provisioned twice.
+ */
+@Injectable()
+export class ProvisioningRunner {
+  private readonly log = new Logger('Provisioning');
+  private stopping = false;
+
+  constructor(
+    @Inject(ESIM_PROVIDER) private readonly provider: EsimProvider,
+    @Inject(PROVISIONING_SETTINGS) private readonly settings: ProvisioningSettings,
+    private readonly outcomes: ProvisioningOutcomes,
+  ) {}
+
+  /** From now on an attempt that fails leaves its provisioning to the next start's sweeper. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  async run(p: Provisioning): Promise<void> {
+    let op: ProviderOperation | null = null;
+    try {
+      if (p.attempts > 1) {
+        op = await this.provider.findOperation(
+          p.kind === 'new' ? { kind: 'create', reference: p.redemptionId } : { kind: 'refill', reference: p.redemptionId, iccid: p.targetIccid! },
+        );
+        this.log.log(`provisioning ${p.id}, attempt ${p.attempts}: the provider ${op ? 'already did it' : 'shows no trace of it'}`);
+      }
+      op ??=
+        p.kind === 'new'
+          ? await this.provider.createLine({ country: p.country!, plan: p.planTier, reference: p.redemptionId })
+          : await this.provider.refill({ iccid: p.targetIccid!, plan: p.planTier, reference: p.redemptionId });
+    } catch (err) {
+      if (this.stopping) {
+        this.log.warn(`provisioning ${p.id}: interrupted by shutdown; the sweeper will ask the provider after restart`);
+        return;
+      }
+      return this.failed(p, err);
+    }
+    await this.outcomes.succeeded(p.id, await this.withLineDetails(deliveredLine(op)));
+  }
+
+  private async failed(p: Provisioning, err: unknown): Promise<void> {
+    const e = err instanceof EsimProviderException ? err : null;
+    if (e?.definite && USER_REFUSALS.has(e.code)) {
+      await this.outcomes.refused(p.id, e.code, refusalMessage(e));
+      return;
+    }
+    if (e?.definite && OPERATOR_PROBLEMS.has(e.code)) {
+      await this.outcomes.manual(p.id, e.code, MANUAL_TRANSFER_MESSAGE);
+      return;
+    }
+    if (!e) this.log.error(`provisioning ${p.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (p.attempts >= this.settings.maxAttempts) {
+      await this.outcomes.manual(p.id, e?.code ?? 'unavailable', MANUAL_TRANSFER_MESSAGE);
+      return;
+    }
+    const delay = this.settings.retryMs * 2 ** (p.attempts - 1);
+    this.log.warn(`provisioning ${p.id}, attempt ${p.attempts} of ${this.settings.maxAttempts} failed (${e?.message ?? 'error'}); next in ${delay} ms`);
+    await this.outcomes.retryLater(p.id, p.attempts, delay);
+  }
+
+  /** A top-up's answer carries no activation code: the line's details may, for the wallet. Best effort. */
+  private async withLineDetails(line: DeliveredLine): Promise<DeliveredLine> {
+    if (line.lpaCode) return line;
+    try {
+      const details = await this.provider.lineDetails(line.iccid);
+      return { ...line, lpaCode: line.lpaCode ?? details.lpaCode, msisdn: line.msisdn ?? details.msisdn };
+    } catch {
+      return line;
+    }
+  }
+}
+
+/** The provider's refusal, worded with the fragments the claim page maps (docs/redemption.md). */
+function refusalMessage(e: EsimProviderException): string {
+  if (e.code === 'refused') return `Provider API error: ${e.providerMessage ?? e.message}`;
+  return e.message.replace(/^KeepGo: /, '');
+}

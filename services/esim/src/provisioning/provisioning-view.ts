@@ -1,0 +1,37 @@
+import type { RedemptionStatus, RedemptionView } from '@esim/contracts';
+import type { Provisioning } from './provisioning.entity';
+
+export function redemptionStatusOf(p: Pick<Provisioning, 'status' | 'kind'>): RedemptionStatus {
+  switch (p.status) {
+    case 'pending':
+    case 'in_progress':
+      return 'processing';
+    case 'succeeded':
+      return p.kind === 'new' ? 'esim_activation_ready' : 'completed';
+    case 'refused':
+      return 'failed';
+    case 'manual_transfer_required':
+      return 'manual_transfer_required';
+  }
+}
+
+/** A gift claim as the gateway answers it (rewards answers the same shape for points). */
+export function toRedemptionView(p: Provisioning): RedemptionView {
+  return {
+    redemptionId: p.redemptionId,
+    source: p.source,
+    status: redemptionStatusOf(p),
+    kind: p.kind,
+    planTier: p.planTier,
+    amountGB: p.amountGB,
+    pointsUsed: p.points,
+    country: p.country,
+    iccid: p.iccid ?? p.targetIccid,
+    lpaCode: p.lpaCode,
+    msisdn: p.msisdn,
+    giftId: p.deliveredGiftId ?? p.claimedGiftId,
+    failure: p.failureReason ? { reason: p.failureReason, message: p.failureMessage ?? p.failureReason } : null,
+    createdAt: p.createdAt.toISOString(),
+    settledAt: p.completedAt?.toISOString() ?? null,
+  };
+}

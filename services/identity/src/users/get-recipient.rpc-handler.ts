@@ -1,0 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { RecipientRpc, RpcRequest, RpcResponse } from '@esim/contracts';
+import { RpcHandler } from '@esim/platform';
+import { Users } from './users';
+
+/** Where an email about a user goes (notifications), and whether the account exists (admin gifting). */
+@Controller()
+export class GetRecipientRpcHandler {
+  constructor(private readonly users: Users) {}
+
+  @RpcHandler(RecipientRpc.getRecipient)
+  async get({ userId }: RpcRequest<typeof RecipientRpc.getRecipient>): Promise<RpcResponse<typeof RecipientRpc.getRecipient>> {
+    const user = await this.users.require(userId);
+    return { userId: user.id, email: user.email, name: user.name, locale: user.locale };
+  }
+}

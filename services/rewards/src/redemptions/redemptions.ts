@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import {
+  EventPayload,
+  PointsReserved,
+  ProvisioningFailed,
+  ProvisioningSucceeded,
+  RedeemCommand,
+  redeemCommandSchema,
+  redeemablePlan,
+  RedemptionView,
+} from '@esim/contracts';
+import { AppError, Tx, UnitOfWork } from '@esim/platform';
+import { Ledger } from '../ledger/ledger';
+import { Redemption } from './redemption.entity';
+import { toRedemptionView } from './redemption-view';
+
+const OPEN: ReadonlyArray<Redemption['status']> = ['processing', 'manual_transfer_required'];
+
+/**
+ * The points side of the redemption saga (docs/redemption.md): record + reserve + announce in one
+ * transaction, then settle exactly once from esim's outcome. The ledger is the judge of "enough
+ * points" (its trigger refuses a reservation below zero under a lock on the account), so N
+ * concurrent redemptions can never spend more than the balance.
+ */
+@Injectable()
+export class Redemptions {
+  private readonly log = new Logger('Redemptions');
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ledger: Ledger,
+  ) {}
+
+  /**
+   * Records the redemption (unique per user + key), reserves its points and publishes
+   * PointsReserved, all or nothing. The same key again answers the first redemption; the same key
+   * with another request is a 409. Insufficient points: a 409 and nothing written.
+   */
+  async redeem(userId: string, command: RedeemCommand): Promise<RedemptionView> {
+    const { idempotencyKey, request } = redeemCommandSchema.parse(command);
+    const plan = redeemablePlan(request.planTier);
+    const kind = request.purchaseType === 'new' ? 'new' : 'topup';
+    const wanted = {
+      id: randomUUID(),
+      userId,
+      idempotencyKey,
+      planTier: plan.tier,
+      amountGB: plan.amountGB,
+      points: plan.pointsCost,
+      kind,
+      country: kind === 'new' ? (request.country ?? null) : null,
+      targetIccid: kind === 'topup' ? (request.iccid ?? null) : null,
+    } satisfies Partial<Redemption>;
+
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      // A concurrent request with the same key waits here for the first one's commit, then sees it.
+      const inserted = await m.createQueryBuilder().insert().into(Redemption).values(wanted).orIgnore().returning(['id']).execute();
+      if (inserted.raw.length === 0) {
+        const earlier = await m.findOneByOrFail(Redemption, { userId, idempotencyKey });
+        if (!sameRequest(earlier, wanted)) {
+          throw new AppError('conflict', 'This Idempotency-Key was already used for a different redemption.', {
+            reason: 'idempotency_key_reused',
+          });
+        }
+        return toRedemptionView(earlier);
+      }
+      const reservation = await this.ledger.reserve(m, { userId, amount: plan.pointsCost, reference: wanted.id });
+      await m.update(Redemption, { id: wanted.id }, { reservationId: reservation.id });
+      tx.publish(PointsReserved, {
+        redemptionId: wanted.id,
+        userId,
+        planTier: plan.tier,
+        amountGB: plan.amountGB,
+        points: plan.pointsCost,
+        purchaseType: request.purchaseType,
+        country: wanted.country as EventPayload<typeof PointsReserved>['country'],
+        iccid: wanted.targetIccid,
+        reservedAt: reservation.createdAt.toISOString(),
+      });
+      this.log.log(`redemption ${wanted.id}: ${plan.pointsCost} points of ${userId} reserved for ${plan.tier} (${kind})`);
+      return toRedemptionView(await m.findOneByOrFail(Redemption, { id: wanted.id }));
+    });
+  }
+
+  /** The acting user's redemption; someone else's is as absent as a missing one. */
+  async view(m: EntityManager, userId: string, redemptionId: string): Promise<RedemptionView> {
+    const r = await m.findOneBy(Redemption, { id: redemptionId, userId });
+    if (!r) throw new AppError('not_found', 'No such redemption.', { reason: 'redemption_not_found' });
+    return toRedemptionView(r);
+  }
+
+  /** The data was delivered: the reservation is spent, once. */
+  async succeeded(tx: Tx, p: EventPayload<typeof ProvisioningSucceeded>): Promise<void> {
+    const r = await this.open(tx.manager, p.redemptionId, 'succeeded');
+    if (!r) return;
+    await this.ledger.post(tx.manager, r.reservationId!);
+    await tx.manager.update(Redemption, { id: r.id }, {
+      status: p.kind === 'new' ? 'esim_activation_ready' : 'completed',
+      iccid: p.iccid,
+      lpaCode: p.lpaCode,
+      msisdn: p.msisdn,
+      giftId: p.giftId,
+      providerTransactionId: p.providerTransactionId,
+      failureReason: null,
+      failureMessage: null,
+      settledAt: new Date(p.completedAt),
+    });
+    this.log.log(`redemption ${r.id}: delivered, ${r.points} points spent`);
+  }
+
+  /**
+   * A definite refusal gives the points back, once. A provider that could not be reached leaves
+   * them reserved and the redemption waiting for an operator (who can still deliver or refund).
+   */
+  async failed(tx: Tx, p: EventPayload<typeof ProvisioningFailed>): Promise<void> {
+    const r = await this.open(tx.manager, p.redemptionId, p.outcome);
+    if (!r) return;
+    if (p.outcome === 'refused') {
+      await this.ledger.void(tx.manager, r.reservationId!);
+      await tx.manager.update(Redemption, { id: r.id }, {
+        status: 'failed',
+        failureReason: p.reason,
+        failureMessage: p.message,
+        settledAt: new Date(p.failedAt),
+      });
+      this.log.log(`redemption ${r.id}: refused by the provider (${p.reason}), ${r.points} points released`);
+      return;
+    }
+    if (r.status === 'manual_transfer_required') return;
+    await tx.manager.update(Redemption, { id: r.id }, { status: 'manual_transfer_required', failureReason: p.reason, failureMessage: p.message });
+    this.log.warn(`redemption ${r.id}: the provider could not be reached; ${r.points} points stay reserved for an operator`);
+  }
+
+  /** The redemption, locked, when it still waits for an outcome; null (logged) otherwise. */
+  private async open(m: EntityManager, id: string, outcome: string): Promise<Redemption | null> {
+    const r = await m.findOne(Redemption, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!r) {
+      this.log.error(`outcome ${outcome} for unknown redemption ${id}: ignored`);
+      return null;
+    }
+    if (!OPEN.includes(r.status)) {
+      this.log.warn(`outcome ${outcome} for redemption ${id}, already ${r.status}: ignored`);
+      return null;
+    }
+    return r;
+  }
+}
+
+function sameRequest(a: Redemption, b: Pick<Redemption, 'planTier' | 'kind' | 'country' | 'targetIccid'>): boolean {
+  return a.planTier === b.planTier && a.kind === b.kind && a.country === b.country && a.targetIccid === b.targetIccid;
+}
