@@ -1,13 +1,65 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { PaymentsConfig } from './config';
+import { Purchases1732062000000 } from './migrations/1732062000000-purchases';
+import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
+import { CreatePaymentRpcHandler } from './purchases/create-payment.rpc-handler';
+import { EsimFailedEventHandler } from './purchases/esim-failed.event-handler';
+import { EsimIssuedEventHandler } from './purchases/esim-issued.event-handler';
+import { EsimPurchaseEntity } from './purchases/esim-purchase.entity';
+import { EsimPurchasesService } from './purchases/esim-purchases.service';
+import { FulfilmentService } from './purchases/fulfilment.service';
+import { ListPurchasesRpcHandler } from './purchases/list-purchases.rpc-handler';
+import { PaymentConfigRpcHandler } from './purchases/payment-config.rpc-handler';
+import { SandboxIdempotencyKeyEntity } from './stripe-sandbox/sandbox-idempotency-key.entity';
+import { SandboxStripeObjectEntity } from './stripe-sandbox/sandbox-stripe-object.entity';
+import { SandboxStripeRpcHandler } from './stripe-sandbox/sandbox-stripe.rpc-handler';
+import { SandboxWebhookSender } from './stripe-sandbox/sandbox-webhook-sender.service';
+import { StripeEmulatorController } from './stripe-sandbox/stripe-emulator.controller';
+import { StripeEmulatorService } from './stripe-sandbox/stripe-emulator.service';
+import { StripeApiService } from './stripe/stripe-api.service';
+import { StripeModeLog } from './stripe/stripe-mode-log';
+import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
+import { StripeWebhookIngestionService } from './webhooks/stripe-webhook-ingestion.service';
+import { StripeWebhookRpcHandler } from './webhooks/stripe-webhook.rpc-handler';
+import { WebhookTransactionEntity } from './webhooks/webhook-transaction.entity';
 
 @Module({})
 export class PaymentsModule {
   static register(config: PaymentsConfig): DynamicModule {
+    const stripe = stripeSettings(config);
     return {
       module: PaymentsModule,
-      imports: [ServicePlatformModule.forService({ name: 'payments', config, entities: [], migrations: [] })],
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'payments',
+          config,
+          entities: [EsimPurchaseEntity, WebhookTransactionEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
+          migrations: [Purchases1732062000000],
+        }),
+      ],
+      controllers: [
+        CreatePaymentRpcHandler,
+        ConfirmPurchaseRpcHandler,
+        ListPurchasesRpcHandler,
+        PaymentConfigRpcHandler,
+        StripeWebhookRpcHandler,
+        SandboxStripeRpcHandler,
+        // The emulator's HTTP API exists only in sandbox mode (its RPC relay then answers 404).
+        ...(stripe.sandbox ? [StripeEmulatorController] : []),
+      ],
+      providers: [
+        { provide: STRIPE_SETTINGS, useValue: stripe },
+        StripeApiService,
+        StripeModeLog,
+        EsimPurchasesService,
+        FulfilmentService,
+        StripeWebhookIngestionService,
+        StripeEmulatorService,
+        SandboxWebhookSender,
+        EsimIssuedEventHandler,
+        EsimFailedEventHandler,
+      ],
     };
   }
 }

@@ -1,0 +1,54 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import {
+  ConfirmEsimPurchaseRequest,
+  confirmEsimPurchaseRequestSchema,
+  CreateEsimPaymentRequest,
+  createEsimPaymentRequestSchema,
+  CreateEsimPaymentResponse,
+  EsimPurchase,
+  PaymentConfig,
+  PaymentsRpc,
+  PURCHASE_CONFIRM_WAIT_LIMIT_MS,
+  PurchaseConfirmation,
+} from '@esim/contracts';
+import { CONFIG, RpcClient } from '@esim/platform';
+import { ZodPipe } from '../common/zod.pipe';
+import type { GatewayConfig } from '../config';
+import { AuthGuard } from '../sessions/auth.guard';
+
+/**
+ * Card purchases for the signed-in user (shapes: libs/contracts/src/http/purchases.http.ts). The
+ * body names a plan and a country, never a price; payments does the rest.
+ */
+@Controller('api')
+@UseGuards(AuthGuard)
+export class PurchasesController {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('create-esim-payment')
+  @HttpCode(200)
+  create(@Body(new ZodPipe(createEsimPaymentRequestSchema)) body: CreateEsimPaymentRequest): Promise<CreateEsimPaymentResponse> {
+    return this.rpc.call(PaymentsRpc.createEsimPayment, body);
+  }
+
+  /** payments waits (boundedly) for the eSIM before answering: give it that long on top. */
+  @Post('confirm-esim-purchase-by-intent')
+  @HttpCode(200)
+  confirm(@Body(new ZodPipe(confirmEsimPurchaseRequestSchema)) body: ConfirmEsimPurchaseRequest): Promise<PurchaseConfirmation> {
+    return this.rpc.call(PaymentsRpc.confirmEsimPurchase, body, { timeoutMs: this.config.RPC_TIMEOUT_MS + PURCHASE_CONFIRM_WAIT_LIMIT_MS });
+  }
+
+  /** The caller's paid purchases, newest first (the /esims list). */
+  @Get('esim-purchases')
+  async list(): Promise<EsimPurchase[]> {
+    return (await this.rpc.call(PaymentsRpc.listEsimPurchases, {})).purchases;
+  }
+
+  @Get('payment-config')
+  paymentConfig(): Promise<PaymentConfig> {
+    return this.rpc.call(PaymentsRpc.paymentConfig, {});
+  }
+}

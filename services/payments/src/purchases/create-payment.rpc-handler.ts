@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Logger } from '@nestjs/common';
+import { CreateEsimPaymentResponse, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
+import { AppError, RpcHandler } from '@esim/platform';
+import { StripeApiService } from '../stripe/stripe-api.service';
+import { actingUser } from './acting-user';
+import { EsimPurchasesService } from './esim-purchases.service';
+import { METADATA } from './fulfilment.service';
+
+/**
+ * POST /api/create-esim-payment: a PaymentIntent for the catalogue's price of the plan (USD cents;
+ * the client names a plan, never an amount) and the pending purchase that it pays for.
+ */
+@Controller()
+export class CreatePaymentRpcHandler {
+  private readonly log = new Logger('Purchases');
+
+  constructor(
+    private readonly api: StripeApiService,
+    private readonly purchases: EsimPurchasesService,
+  ) {}
+
+  @RpcHandler(PaymentsRpc.createEsimPayment)
+  async create(req: RpcRequest<typeof PaymentsRpc.createEsimPayment>, meta: RpcMeta): Promise<CreateEsimPaymentResponse> {
+    const userId = actingUser(meta);
+    const plan = prepaidPlan(req.planType);
+    // Chosen first so that the intent's metadata names the purchase; the idempotency key makes
+    // the SDK's own retries (and ours) create one intent for it.
+    const purchaseId = randomUUID();
+    let intent;
+    try {
+      intent = await this.api.stripe.paymentIntents.create(
+        {
+          amount: plan.priceCents,
+          currency: 'usd',
+          automatic_payment_methods: { enabled: true },
+          description: `${plan.amountGB} GB eSIM for ${req.country}`,
+          metadata: {
+            [METADATA.userId]: userId,
+            [METADATA.purchaseId]: purchaseId,
+            [METADATA.planType]: plan.id,
+            [METADATA.country]: req.country,
+          },
+        },
+        { idempotencyKey: `esim-purchase:${purchaseId}:create-intent` },
+      );
+    } catch (err) {
+      this.log.error(`creating the PaymentIntent of purchase ${purchaseId} failed: ${(err as Error).message}`);
+      throw new AppError('bad_gateway', 'Payment setup failed. Please try again in a moment.', { reason: 'payment_provider_unavailable' });
+    }
+    if (!intent.client_secret) throw new AppError('bad_gateway', 'Payment setup failed. Please try again in a moment.', { reason: 'payment_provider_unavailable' });
+    // Recorded once Stripe has the intent: a failure above leaves nothing behind (an intent that
+    // no one holds the client secret of can never be paid).
+    await this.purchases.insert({
+      id: purchaseId,
+      userId,
+      planType: plan.id,
+      amountGB: plan.amountGB,
+      priceUSD: plan.priceCents,
+      currency: 'usd',
+      country: req.country,
+      paymentIntentId: intent.id,
+      status: 'pending',
+      iccid: null,
+      lpaCode: null,
+      msisdn: null,
+      qrCode: null,
+      providerOrderId: null,
+      failureReason: null,
+      failureMessage: null,
+      paidAt: null,
+      activatedAt: null,
+    });
+    this.log.log(`purchase ${purchaseId}: ${plan.id} for ${req.country} at ${plan.priceCents} cents, intent ${intent.id}`);
+    return {
+      clientSecret: intent.client_secret,
+      message: PAYMENT_CREATED_MESSAGE,
+      paymentIntentId: intent.id,
+      purchaseId,
+      planType: plan.id,
+      country: req.country,
+      amountCents: plan.priceCents,
+      currency: 'usd',
+    };
+  }
+}

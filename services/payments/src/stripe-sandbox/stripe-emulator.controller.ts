@@ -1,0 +1,33 @@
+import { All, Controller, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { StripeEmulatorService } from './stripe-emulator.service';
+
+/**
+ * The Stripe emulator on this service's own HTTP port, at Stripe's paths (`/v1/…`): the address
+ * the Stripe SDK is given in sandbox mode (STRIPE_API_HOST/PORT/PROTOCOL, by default this
+ * service over loopback). It answers the secret-key API; the browser's publishable-key calls
+ * come through the gateway instead (sandbox-stripe.rpc-handler.ts).
+ */
+@Controller('v1')
+export class StripeEmulatorController {
+  constructor(private readonly emulator: StripeEmulatorService) {}
+
+  @All('*path')
+  async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const answer = await this.emulator.handle({
+      method: req.method,
+      path: req.path,
+      params: { ...(req.query as Record<string, unknown>), ...body },
+      authorization: req.headers.authorization ?? null,
+      idempotencyKey: header(req, 'idempotency-key'),
+      via: 'api',
+    });
+    res.status(answer.httpStatus).set(answer.headers).json(answer.body);
+  }
+}
+
+function header(req: Request, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, 255) : null;
+}

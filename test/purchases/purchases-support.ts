@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
+import Stripe from 'stripe';
+import type { CreateEsimPaymentResponse } from '@esim/contracts';
+import { TEST_DATABASE_URL } from '@esim/testing';
+import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '../../services/esim/src/keepgo/keepgo-api';
+import { STRIPE_API_VERSION } from '../../services/payments/src/stripe/stripe-api.service';
+import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from '../../services/payments/src/stripe/stripe-settings';
+import type { HttpClient, HttpResponse } from '../support/http-client';
+import type { System } from '../support/system';
+
+export const portOf = (app: INestApplication | undefined): number => (app!.getHttpServer().address() as AddressInfo).port;
+
+/** The Stripe SDK as the server uses it: the sandbox secret key, against the emulator in payments. */
+export function serverStripe(sys: System): Stripe {
+  return new Stripe(SANDBOX_SECRET_KEY, {
+    apiVersion: STRIPE_API_VERSION,
+    host: '127.0.0.1',
+    port: portOf(sys.apps.payments),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  });
+}
+
+/** A form-encoded body as Stripe.js sends it (`a[b]=c`). */
+export function formEncode(params: Record<string, unknown>, prefix = ''): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    const name = prefix ? `${prefix}[${key}]` : key;
+    if (value !== null && typeof value === 'object') parts.push(formEncode(value as Record<string, unknown>, name));
+    else if (value !== undefined) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.filter(Boolean).join('&');
+}
+
+export interface BrowserAnswer {
+  status: number;
+  body: any;
+}
+
+/**
+ * What the sandbox card form does (as Stripe.js would): confirm the intent with its client secret
+ * and the publishable key, through the app's own origin (the gateway relays to the emulator).
+ */
+export async function browserConfirm(sys: System, payment: Pick<CreateEsimPaymentResponse, 'paymentIntentId' | 'clientSecret'>, method: Record<string, unknown>): Promise<BrowserAnswer> {
+  const res = await fetch(`${sys.url}/sandbox/stripe/v1/payment_intents/${payment.paymentIntentId}/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: formEncode({ key: SANDBOX_PUBLISHABLE_KEY, client_secret: payment.clientSecret, return_url: `${sys.url}/success?plan=1GB`, ...method }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+export const payWithVisa = (sys: System, payment: Pick<CreateEsimPaymentResponse, 'paymentIntentId' | 'clientSecret'>) =>
+  browserConfirm(sys, payment, { payment_method: 'pm_card_visa' });
+
+export async function createPayment(client: HttpClient, body: Record<string, unknown>): Promise<CreateEsimPaymentResponse> {
+  const res = await client.post('/api/create-esim-payment', body);
+  if (res.status !== 200) throw new Error(`create-esim-payment failed: ${res.status} ${res.text}`);
+  return res.json();
+}
+
+export const confirmPurchase = (client: HttpClient, paymentIntentId: string): Promise<HttpResponse> =>
+  client.post('/api/confirm-esim-purchase-by-intent', { paymentIntentId });
+
+/** Posts a webhook delivery to the public endpoint as Stripe would, signed with `secret` at `timestamp`. */
+export async function sendWebhook(
+  sys: System,
+  event: unknown,
+  opts: { secret?: string; timestamp?: number; unsigned?: boolean } = {},
+): Promise<{ status: number; body: any }> {
+  const payload = JSON.stringify(event, null, 2);
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (!opts.unsigned) {
+    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? SANDBOX_WEBHOOK_SECRET, timestamp: opts.timestamp });
+  }
+  const res = await fetch(`${sys.url}/webhooks/stripe`, { method: 'POST', headers, body: payload });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+/** Test controls of the KeepGo emulator in the esim service (fail, reset, request counts). */
+export async function keepGoControl(sys: System, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${portOf(sys.apps.esim)}${KEEPGO_SANDBOX_PATH}/_control`, {
+    method: body && Object.keys(body).length ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', apiKey: KEEPGO_SANDBOX_API_KEY, accessToken: KEEPGO_SANDBOX_ACCESS_TOKEN },
+    body: body && Object.keys(body).length ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`KeepGo control: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Read access to the payments schema, to check what was recorded. */
+export async function paymentsDb(sys: System): Promise<Client> {
+  const db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema('payments')}` });
+  await db.connect();
+  return db;
+}
