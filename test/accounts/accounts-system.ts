@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { EventDefinition, EventPayload } from '@esim/contracts';
-import { TEST_DATABASE_URL } from '@esim/testing';
+import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
 import type { HttpClient, HttpResponse } from '../support/http-client';
 import { startSystem, System, SystemOptions } from '../support/system';
 
@@ -50,6 +50,29 @@ export async function lastEvent<D extends EventDefinition>(
     [def.routingKey, email.toLowerCase()],
   );
   return rows[0]?.envelope.payload;
+}
+
+/** How many events of this type identity wrote for `email` so far. */
+export async function eventCount(sys: AccountsSystem, def: EventDefinition, email: string): Promise<number> {
+  const { rows } = await sys.identityDb.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM outbox_events WHERE routing_key = $1 AND envelope->'payload'->>'email' = $2`,
+    [def.routingKey, email.toLowerCase()],
+  );
+  return rows[0].n;
+}
+
+/**
+ * Waits for an event of this type for `email` beyond the `before` that existed: for work identity
+ * does right after its answer (a reset link is issued after the forgot-password answer).
+ */
+export async function nextEvent<D extends EventDefinition>(
+  sys: AccountsSystem,
+  def: D,
+  email: string,
+  before: number,
+): Promise<EventPayload<D>> {
+  await waitFor(async () => (await eventCount(sys, def, email)) > before, { what: `${def.routingKey} for ${email}` });
+  return (await lastEvent(sys, def, email))!;
 }
 
 export function login(client: HttpClient, email: string, password: string, headers: Record<string, string> = {}): Promise<HttpResponse> {

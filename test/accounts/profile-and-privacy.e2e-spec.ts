@@ -1,5 +1,7 @@
-import { AccountDeleted, ExistingAccountSignupAttempted, VerificationCodeIssued } from '@esim/contracts';
+import { AccountDeleted, ExistingAccountSignupAttempted, SIGNUP_BONUS_POINTS, VerificationCodeIssued } from '@esim/contracts';
+import { waitFor } from '@esim/testing';
 import { signUp, uniqueEmail } from '../support/accounts';
+import de from '../../services/notifications/src/templates/locales/de.json';
 import { AccountsSystem, isSignedIn, lastEvent, login, startAccountsSystem } from './accounts-system';
 
 /** Security check 12 (IDOR, mass assignment), profile, settings, email change and deletion. */
@@ -32,7 +34,14 @@ describe('profile, settings and account deletion', () => {
     it('ignores isAdmin, points and other extra fields at sign-up, in the profile and in settings', async () => {
       const browser = sys.client();
       const user = await signUp(browser, sys.mail);
-      const before = (await browser.get('/api/user')).json();
+      // The sign-up bonus arrives by event: wait for it, so that only the extra fields could change the points.
+      const before = await waitFor(
+        async () => {
+          const me = (await browser.get('/api/user')).json();
+          return me.points === SIGNUP_BONUS_POINTS ? me : undefined;
+        },
+        { what: 'the sign-up bonus' },
+      );
       await browser.post('/api/register', {
         name: 'X',
         email: uniqueEmail('mass'),
@@ -113,6 +122,23 @@ describe('profile, settings and account deletion', () => {
       expect(confirmed.json().user.email).toBe(newEmail);
       expect((await login(sys.client(), user.email, user.password)).status).toBe(401);
       expect((await login(sys.client(), newEmail, user.password)).status).toBe(200);
+    });
+
+    it('tells the old address, in the account language, that the email changed and to what', async () => {
+      const browser = sys.client();
+      const user = await signUp(browser, sys.mail);
+      expect((await browser.patch('/api/user/settings', { locale: 'de' })).status).toBe(200);
+      const newEmail = uniqueEmail('moved');
+      expect((await browser.patch('/api/user/profile', { email: newEmail, currentPassword: user.password })).status).toBe(200);
+      const { code } = (await lastEvent(sys, VerificationCodeIssued, newEmail))!;
+      const before = sys.mail.messages.length;
+      expect((await browser.post('/api/user/email/verify', { code })).status).toBe(200);
+
+      const notice = await sys.mail.waitForMail(user.email, { after: before });
+      expect(notice.subject).toBe(de.emailChanged.subject);
+      expect(notice.language).toBe('de');
+      expect(notice.text).toContain(de.emailChanged.intro.replace('{{email}}', newEmail));
+      expect(sys.mail.mailsTo(newEmail).filter((m) => m.subject === de.emailChanged.subject)).toHaveLength(0);
     });
 
     it("answers the same for another account's address, tells its owner, and sends no code", async () => {

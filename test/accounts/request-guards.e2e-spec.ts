@@ -1,6 +1,6 @@
 import { ExistingAccountSignupAttempted, VerificationCodeIssued } from '@esim/contracts';
 import { signUp, uniqueEmail } from '../support/accounts';
-import type { HttpResponse } from '../support/http-client';
+import type { HttpClient, HttpResponse } from '../support/http-client';
 import { AccountsSystem, isSignedIn, lastEvent, login, startAccountsSystem } from './accounts-system';
 
 const sameAnswer = (a: HttpResponse, b: HttpResponse) =>
@@ -100,6 +100,54 @@ describe('request guards', () => {
       const unknown = await sys.client().post('/api/forgot-password', { email: uniqueEmail('nobody') });
       expect(known.status).toBe(200);
       sameAnswer(known, unknown);
+    });
+  });
+
+  describe('characters that cannot be stored', () => {
+    const form = { name: 'Ana', email: 'ana@example.test', password: 'long enough password', acceptTerms: true, acceptPrivacy: true };
+    const refused = async (res: HttpResponse) => {
+      expect({ status: res.status, code: res.json().code }).toEqual({ status: 400, code: 'validation' });
+      return res.json().message as string;
+    };
+
+    it('refuses a NUL byte in any string field with a 400, never a 500', async () => {
+      const browser = sys.client();
+      const user = await signUp(browser, sys.mail);
+      const nul = (s: string) => `${s.slice(0, 2)}\u0000${s.slice(2)}`;
+      const cases: Array<[string, string, Record<string, unknown>, HttpClient?]> = [
+        ['POST', '/api/register', { ...form, email: uniqueEmail('nul'), name: nul('Ana') }],
+        ['POST', '/api/login', { username: nul(user.email), password: user.password }],
+        ['POST', '/api/login', { username: user.email, password: nul(user.password) }],
+        ['POST', '/api/verify-email', { email: uniqueEmail('nul'), code: '123456', password: form.password, name: nul('Ana') }],
+        ['POST', '/api/resend-verification', { email: nul(uniqueEmail('nul')) }],
+        ['POST', '/api/forgot-password', { email: nul(user.email) }],
+        ['POST', '/api/reset-password', { token: nul('x'.repeat(43)), newPassword: form.password }],
+        ['PATCH', '/api/user/profile', { username: nul('Ana') }, browser],
+        ['PATCH', '/api/user/profile', { currentPassword: nul(user.password), newPassword: 'another long one' }, browser],
+        ['POST', '/api/user/email/verify', { code: nul('123456') }, browser],
+      ];
+      for (const [method, path, body, client] of cases) {
+        const res = await (client ?? sys.client()).request(method, path, body);
+        expect({ path, field: Object.keys(body).find((k) => String(body[k]).includes('\u0000')), status: res.status }).toMatchObject({
+          status: 400,
+        });
+        await refused(res);
+      }
+      expect((await browser.get('/api/user')).json().name).toBe(user.name);
+      expect((await login(sys.client(), user.email, user.password)).status).toBe(200);
+    });
+
+    it('refuses line breaks in names, at sign-up and in the profile', async () => {
+      const browser = sys.client();
+      const user = await signUp(browser, sys.mail);
+      const forged = 'Ana\r\nBcc: everyone@example.test';
+      expect(await refused(await sys.client().post('/api/register', { ...form, email: uniqueEmail('crlf'), name: forged }))).toBe(
+        'Name cannot contain line breaks or other control characters',
+      );
+      expect(await refused(await browser.patch('/api/user/profile', { username: 'Ana\nB' }))).toBe(
+        'Name cannot contain line breaks or other control characters',
+      );
+      expect((await browser.get('/api/user')).json().name).toBe(user.name);
     });
   });
 

@@ -1,8 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ExistingAccountSignupAttempted, IdentityRpc, IdentityUser, VerificationCodeIssued } from '@esim/contracts';
+import {
+  ExistingAccountSignupAttempted,
+  IdentityRpc,
+  IdentityUser,
+  PasswordResetAsked,
+  PasswordResetRequested,
+  VerificationCodeIssued,
+} from '@esim/contracts';
 import { RequestContext, RpcClient } from '@esim/platform';
-import { TEST_AMQP_URL, TestNamespace } from '@esim/testing';
+import { TEST_AMQP_URL, TestNamespace, waitFor } from '@esim/testing';
 import { AdminEmailsBootstrap } from './admin/admin-emails.bootstrap';
 import { startIdentity } from './app';
 
@@ -104,12 +111,57 @@ describe('identity service', () => {
     });
   });
 
+  describe('password reset requests', () => {
+    const outboxRows = async () =>
+      (await db.query('SELECT routing_key FROM outbox_events ORDER BY seq')).map((r: { routing_key: string }) => r.routing_key);
+
+    it('answers a known and an unknown address after the same write, then issues a link to the known one only', async () => {
+      const user = await createAccount(email('forgetful'));
+      const nobody = email('nobody');
+      for (const address of [user.email, nobody]) {
+        const before = await outboxRows();
+        expect(await rpc.call(IdentityRpc.forgotPassword, { email: address })).toEqual({});
+        const written: string[] = (await outboxRows()).slice(before.length);
+        // What the answer waited for: one recorded request, whoever asked (the link may follow at once).
+        expect(written.filter((k) => k === PasswordResetAsked.routingKey)).toHaveLength(1);
+      }
+      const link = await waitFor(async () => (await events(PasswordResetRequested.routingKey, user.email))[0], { what: 'the reset link' });
+      expect(link).toMatchObject({ userId: user.id, locale: 'en' });
+      expect(new URL(link.resetUrl as string).searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // The unknown address was looked up and dropped: no token, no link, ever.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await events(PasswordResetRequested.routingKey, nobody)).toHaveLength(0);
+      expect((await db.query('SELECT count(*)::int AS n FROM password_reset_tokens WHERE user_id = $1 AND NOT used', [user.id]))[0].n).toBe(
+        1,
+      );
+    });
+  });
+
   describe('acting user', () => {
     it('refuses self-service calls that name no acting user', async () => {
       await expect(rpc.call(IdentityRpc.updateSettings, { settings: { dataAlerts: false } })).rejects.toMatchObject({
         code: 'unauthorized',
       });
       await expect(rpc.call(IdentityRpc.deleteAccount, {})).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(rpc.call(IdentityRpc.getUser, {})).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(await rpc.call(IdentityRpc.isAdmin, {})).toEqual({ isAdmin: false });
+      await expect(rpc.call(IdentityRpc.listUsers, { limit: 10, offset: 0 })).rejects.toMatchObject({ code: 'unauthorized' });
+    });
+
+    it('reads the acting user from meta, never from the request', async () => {
+      const user = await createAccount(email('me'));
+      const other = await createAccount(email('them'));
+      // A userId slipped into the request (as the old contract had it) is dropped by the schema.
+      const asked = { userId: other.id } as unknown as Record<string, never>;
+      expect((await as(user.id, () => rpc.call(IdentityRpc.getUser, asked))).id).toBe(user.id);
+      expect(await as(user.id, () => rpc.call(IdentityRpc.isAdmin, asked))).toEqual({ isAdmin: false });
+    });
+
+    it('lists users only for an acting admin, checked here as well as at the gateway', async () => {
+      const member = await createAccount(email('member'));
+      await expect(as(member.id, () => rpc.call(IdentityRpc.listUsers, { limit: 10, offset: 0 }))).rejects.toMatchObject({
+        code: 'forbidden',
+      });
     });
 
     it('keeps the email when the new address became an account before the code was confirmed', async () => {
@@ -119,7 +171,7 @@ describe('identity service', () => {
       const code = await lastCode(target);
       await createAccount(target);
       await expect(as(user.id, () => rpc.call(IdentityRpc.confirmEmailChange, { code }))).rejects.toMatchObject({ code: 'validation' });
-      expect((await rpc.call(IdentityRpc.getUser, { userId: user.id })).email).toBe(user.email);
+      expect((await as(user.id, () => rpc.call(IdentityRpc.getUser, {}))).email).toBe(user.email);
     });
   });
 
@@ -128,17 +180,21 @@ describe('identity service', () => {
       const ops = await createAccount(OPS);
       expect(ops.isAdmin).toBe(true);
       await db.query('UPDATE users SET is_admin = false WHERE id = $1', [ops.id]);
-      expect(await rpc.call(IdentityRpc.isAdmin, { userId: ops.id })).toEqual({ isAdmin: false });
+      expect(await as(ops.id, () => rpc.call(IdentityRpc.isAdmin, {}))).toEqual({ isAdmin: false });
       await app.get(AdminEmailsBootstrap).onApplicationBootstrap();
-      expect(await rpc.call(IdentityRpc.isAdmin, { userId: ops.id })).toEqual({ isAdmin: true });
+      expect(await as(ops.id, () => rpc.call(IdentityRpc.isAdmin, {}))).toEqual({ isAdmin: true });
+      expect((await as(ops.id, () => rpc.call(IdentityRpc.listUsers, { limit: 1000, offset: 0 }))).users.map((u) => u.id)).toContain(
+        ops.id,
+      );
     });
 
     it('forgets a deleted account everywhere: not found, not admin, not listed, email free', async () => {
+      const admin = (await db.query('SELECT id FROM users WHERE email = $1', [OPS]))[0] ?? (await createAccount(OPS));
       const user = await createAccount(email('leaver'));
       await as(user.id, () => rpc.call(IdentityRpc.deleteAccount, {}));
-      await expect(rpc.call(IdentityRpc.getUser, { userId: user.id })).rejects.toMatchObject({ code: 'not_found' });
-      expect(await rpc.call(IdentityRpc.isAdmin, { userId: user.id })).toEqual({ isAdmin: false });
-      const { users } = await rpc.call(IdentityRpc.listUsers, { limit: 1000, offset: 0 });
+      await expect(as(user.id, () => rpc.call(IdentityRpc.getUser, {}))).rejects.toMatchObject({ code: 'not_found' });
+      expect(await as(user.id, () => rpc.call(IdentityRpc.isAdmin, {}))).toEqual({ isAdmin: false });
+      const { users } = await as(admin.id, () => rpc.call(IdentityRpc.listUsers, { limit: 1000, offset: 0 }));
       expect(users.map((u) => u.id)).not.toContain(user.id);
       await expect(as(user.id, () => rpc.call(IdentityRpc.deleteAccount, {}))).rejects.toMatchObject({ code: 'not_found' });
       expect((await createAccount(user.email)).id).not.toBe(user.id);

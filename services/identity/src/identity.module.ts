@@ -8,6 +8,7 @@ import { AuditLog } from './audit/audit-log';
 import { PasswordHasher } from './credentials/password-hasher';
 import { LoginRpcHandler } from './login/login.rpc-handler';
 import { ForgotPasswordRpcHandler } from './password-reset/forgot-password.rpc-handler';
+import { PasswordResetAskedEventHandler } from './password-reset/password-reset-asked.event-handler';
 import { ResetPasswordRpcHandler } from './password-reset/reset-password.rpc-handler';
 import { IDENTITY_ENTITIES, IDENTITY_MIGRATIONS } from './persistence';
 import { ConfirmEmailChangeRpcHandler } from './profile/confirm-email-change.rpc-handler';
@@ -19,6 +20,7 @@ import { ResendVerificationRpcHandler } from './registration/resend-verification
 import { VerificationCodes } from './registration/verification-codes';
 import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetUserRpcHandler } from './users/get-user.rpc-handler';
+import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
 
 @Module({})
@@ -34,6 +36,7 @@ export class IdentityModule {
         VerifyEmailRpcHandler,
         ResendVerificationRpcHandler,
         GetUserRpcHandler,
+        GetRecipientRpcHandler,
         LoginRpcHandler,
         ForgotPasswordRpcHandler,
         ResetPasswordRpcHandler,
@@ -44,7 +47,7 @@ export class IdentityModule {
         IsAdminRpcHandler,
         ListUsersRpcHandler,
       ],
-      providers: [Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap],
+      providers: [Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],
     };
   }
 }

@@ -2,7 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
+import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
+import { EsimReadyEventHandler } from './redemptions/esim-ready.event-handler';
 import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
+import { EmailChangedEventHandler } from './profile/email-changed.event-handler';
 import { PasswordResetRequestedEventHandler } from './password/password-reset-requested.event-handler';
 import { ExistingAccountSignupAttemptedEventHandler } from './signup/existing-account-signup-attempted.event-handler';
 import { VerificationCodeIssuedEventHandler } from './signup/verification-code-issued.event-handler';
@@ -18,9 +21,17 @@ export class NotificationsModule {
           config,
           entities: [],
           migrations: [],
-          eventHandlers: [VerificationCodeIssuedEventHandler, ExistingAccountSignupAttemptedEventHandler, PasswordResetRequestedEventHandler, PasswordChangedEventHandler],
         }),
         MailModule,
+      ],
+      providers: [
+        VerificationCodeIssuedEventHandler,
+        ExistingAccountSignupAttemptedEventHandler,
+        PasswordResetRequestedEventHandler,
+        PasswordChangedEventHandler,
+        EmailChangedEventHandler,
+        EsimReadyEventHandler,
+        DataGiftGrantedEventHandler,
       ],
     };
   }

@@ -1,16 +1,28 @@
 import { z } from 'zod';
-import { emailSchema, localeSchema, nameSchema, passwordSchema, PASSWORD_MAX_LENGTH, verificationCodeSchema } from './auth.http';
+import { defineRoute } from '../openapi/define-route';
+import {
+  emailSchema,
+  localeSchema,
+  messageResponseSchema,
+  nameSchema,
+  passwordSchema,
+  PASSWORD_MAX_LENGTH,
+  verificationCodeSchema,
+} from './auth.http';
+import { text } from './text.http';
 import { userSettingsSchema, userViewSchema } from './user.http';
 
 export const PHONE_MESSAGE = 'Please enter a valid phone number';
 
 /** Optional phone: blank means "remove it"; otherwise digits with the usual separators. */
-export const phoneSchema = z
-  .string({ error: PHONE_MESSAGE })
+export const phoneSchema = text({ error: PHONE_MESSAGE })
   .trim()
   .max(32, PHONE_MESSAGE)
   .refine((v) => v === '' || /^\+?[0-9][0-9 ().-]{4,30}$/.test(v), PHONE_MESSAGE)
   .transform((v) => (v === '' ? null : v));
+
+/** The password the user has now, asked before a new password or email is accepted. */
+export const currentPasswordSchema = text({ error: 'Current password is required' }).max(PASSWORD_MAX_LENGTH);
 
 /** An empty password field of the form means "not changing it". */
 const blankAsAbsent = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -25,9 +37,9 @@ export const updateProfileRequestSchema = z
     username: nameSchema.optional(),
     email: emailSchema.optional(),
     phone: phoneSchema.nullable().optional(),
-    currentPassword: blankAsAbsent(z.string({ error: 'Current password is required' }).max(PASSWORD_MAX_LENGTH)),
+    currentPassword: blankAsAbsent(currentPasswordSchema),
     newPassword: blankAsAbsent(passwordSchema),
-    confirmPassword: blankAsAbsent(z.string().max(PASSWORD_MAX_LENGTH)),
+    confirmPassword: blankAsAbsent(text().max(PASSWORD_MAX_LENGTH)),
   })
   .refine((b) => b.confirmPassword === undefined || b.confirmPassword === b.newPassword, {
     message: 'New passwords do not match.',
@@ -50,22 +62,56 @@ export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeRequest
 export const updateSettingsRequestSchema = userSettingsSchema.partial().extend({ locale: localeSchema.optional() });
 export type UpdateSettingsRequest = z.infer<typeof updateSettingsRequestSchema>;
 
-/** A row of the admin user table (spec: admin user row). */
-export const adminUserRowSchema = z.object({
-  id: z.string().uuid(),
-  name: z.string(),
-  email: z.string(),
-  isAdmin: z.boolean(),
-  createdAt: z.string(),
-  iccid: z.string().nullable(),
-  points: z.number().int(),
-  dataGiftedGB: z.number().int(),
-  lastGiftedAt: z.string().nullable(),
-});
-export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
+/** The signed-in user after a change, and what happened. */
+export const userUpdatedResponseSchema = z.object({ user: userViewSchema, message: z.string() });
+export type UserUpdatedResponse = z.infer<typeof userUpdatedResponseSchema>;
 
-export const adminUsersQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
+/** The signed-in user's own account (docs/accounts.md): always the session's user, never one named in a body. */
+export const AccountRoutes = {
+  currentUser: defineRoute({
+    method: 'GET',
+    path: '/api/user',
+    tag: 'Account',
+    auth: 'session',
+    summary: 'The signed-in user, with points, gifts and settings',
+    response: userViewSchema,
+  }),
+  updateProfile: defineRoute({
+    method: 'PATCH',
+    path: '/api/user/profile',
+    tag: 'Account',
+    auth: 'session',
+    summary: 'Change name, phone, password or email (a new email waits for its code)',
+    description: 'A new password or email needs `currentPassword`; a new password ends the other sessions of the user.',
+    body: updateProfileRequestSchema,
+    response: updateProfileResponseSchema,
+    errors: { 429: 'Too many current-password checks for this user.' },
+  }),
+  confirmEmailChange: defineRoute({
+    method: 'POST',
+    path: '/api/user/email/verify',
+    tag: 'Account',
+    auth: 'session',
+    summary: 'Confirm a pending email change with the code sent to the new address',
+    body: confirmEmailChangeRequestSchema,
+    response: userUpdatedResponseSchema,
+    errors: { 429: 'Too many code verifications from this network.' },
+  }),
+  updateSettings: defineRoute({
+    method: 'PATCH',
+    path: '/api/user/settings',
+    tag: 'Account',
+    auth: 'session',
+    summary: 'Change any of the six toggles or the interface language',
+    body: updateSettingsRequestSchema,
+    response: userUpdatedResponseSchema,
+  }),
+  deleteAccount: defineRoute({
+    method: 'DELETE',
+    path: '/api/user/account',
+    tag: 'Account',
+    auth: 'session',
+    summary: 'Erase the account at once and end every one of its sessions',
+    response: messageResponseSchema,
+  }),
+};

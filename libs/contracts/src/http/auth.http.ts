@@ -1,31 +1,33 @@
 import { z } from 'zod';
 import { LOCALES } from '../catalogue/locales';
+import { defineRoute } from '../openapi/define-route';
+import { singleLineText, text } from './text.http';
+import { userViewSchema } from './user.http';
 
-/** Password rule used everywhere (product-decisions.md: 8 at sign-up, reset and change). */
+/** Password rule used everywhere: sign-up, reset and change (docs/decisions.md, Accounts and sessions). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const PASSWORD_RULE_MESSAGE = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`;
 
-export const emailSchema = z
-  .string({ error: 'Please enter a valid email address' })
+export const emailSchema = text({ error: 'Please enter a valid email address' })
   .trim()
   .toLowerCase()
   .max(254, 'Please enter a valid email address')
   .pipe(z.email({ error: 'Please enter a valid email address' }));
 
-export const passwordSchema = z
-  .string({ error: 'Password is required' })
+export const passwordSchema = text({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, PASSWORD_RULE_MESSAGE)
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`);
 
-export const nameSchema = z
-  .string({ error: 'Name is required' })
+export const NAME_CHARACTERS_MESSAGE = 'Name cannot contain line breaks or other control characters';
+
+/** One line of text: a name goes into email greetings and headers, where a line break would forge one. */
+export const nameSchema = singleLineText({ error: 'Name is required' }, NAME_CHARACTERS_MESSAGE)
   .trim()
   .min(1, 'Name is required')
   .max(80, 'Name must be at most 80 characters long');
 
-export const verificationCodeSchema = z
-  .string({ error: 'Verification code must be 6 digits' })
+export const verificationCodeSchema = text({ error: 'Verification code must be 6 digits' })
   .trim()
   .regex(/^\d{6}$/, 'Verification code must be 6 digits');
 
@@ -63,17 +65,20 @@ export const resendVerificationRequestSchema = z.object({
 });
 export type ResendVerificationRequest = z.infer<typeof resendVerificationRequestSchema>;
 
-export const loginRequestSchema = z.object({
-  username: z.string({ error: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
-});
+/** Sign-in checks only presence and bounds: any other rule would tell which accounts can exist. */
+export const loginEmailSchema = text({ error: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254);
+export const loginPasswordSchema = text({ error: 'Password is required' }).min(1, 'Password is required').max(PASSWORD_MAX_LENGTH);
+
+export const loginRequestSchema = z.object({ username: loginEmailSchema, password: loginPasswordSchema });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const forgotPasswordRequestSchema = z.object({ email: emailSchema, locale: localeSchema.optional() });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 
+export const resetTokenSchema = text({ error: 'Invalid or expired reset link' }).min(1, 'Invalid or expired reset link').max(256);
+
 export const resetPasswordRequestSchema = z.object({
-  token: z.string().min(1, 'Invalid or expired reset link').max(256),
+  token: resetTokenSchema,
   newPassword: passwordSchema,
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
@@ -82,6 +87,96 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 export const apiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),
+  /** A finer reason programs may branch on, e.g. `insufficient_points`. */
+  reason: z.string().optional(),
   details: z.unknown().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** An answer that only says what happened. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const resendVerificationResponseSchema = z.object({ email: z.string(), message: z.string() });
+export type ResendVerificationResponse = z.infer<typeof resendVerificationResponseSchema>;
+
+/** `POST /api/verify-email`: the new account, signed in. */
+export const verifyEmailResponseSchema = z.object({ user: userViewSchema });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
+const TOO_MANY = 'Too many attempts from this network or for this email (`Retry-After` says when to try again).';
+
+/** Sign-up, sign-in and password reset (docs/accounts.md). */
+export const AuthRoutes = {
+  register: defineRoute({
+    method: 'POST',
+    path: '/api/register',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Start a sign-up: emails a 6-digit code',
+    description: 'The same answer for a new and an already registered email; the password is sent again with the code.',
+    body: registerRequestSchema,
+    response: registerResponseSchema,
+    errors: { 429: TOO_MANY },
+  }),
+  verifyEmail: defineRoute({
+    method: 'POST',
+    path: '/api/verify-email',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Finish a sign-up with the code: creates the account and signs in',
+    body: verifyEmailRequestSchema,
+    response: verifyEmailResponseSchema,
+    errors: { 429: 'Too many verifications from this network, or too many wrong codes for this email today.' },
+  }),
+  resendVerification: defineRoute({
+    method: 'POST',
+    path: '/api/resend-verification',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Send the sign-up code again (one a minute)',
+    body: resendVerificationRequestSchema,
+    response: resendVerificationResponseSchema,
+    errors: { 429: TOO_MANY },
+  }),
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/login',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Sign in with email and password (a new session id)',
+    body: loginRequestSchema,
+    response: userViewSchema,
+    errors: {
+      401: 'Invalid email or password (the same for an unknown email).',
+      429: 'Too many attempts for this account or from this address.',
+    },
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/api/logout',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Sign out (answers the same without a session)',
+    response: messageResponseSchema,
+  }),
+  forgotPassword: defineRoute({
+    method: 'POST',
+    path: '/api/forgot-password',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: 'Email a password reset link (the same answer for every email)',
+    body: forgotPasswordRequestSchema,
+    response: messageResponseSchema,
+    errors: { 429: TOO_MANY },
+  }),
+  resetPassword: defineRoute({
+    method: 'POST',
+    path: '/api/reset-password',
+    tag: 'Sign-up and sign-in',
+    auth: 'public',
+    summary: "Set a new password with the emailed token; ends every one of the user's sessions",
+    body: resetPasswordRequestSchema,
+    response: messageResponseSchema,
+  }),
+};

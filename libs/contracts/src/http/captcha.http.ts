@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { defineRoute } from '../openapi/define-route';
+import { text } from './text.http';
 
 /** The captcha token the widget produced (Turnstile tokens are at most 2048 characters). */
 export const verifyCaptchaRequestSchema = z.object({
-  token: z
-    .string({ error: 'Please complete the captcha verification first' })
+  token: text({ error: 'Please complete the captcha verification first' })
     .trim()
     .min(1, 'Please complete the captcha verification first')
     .max(2048, 'Captcha verification failed. Please try again.'),
@@ -18,3 +19,24 @@ export const captchaConfigSchema = z.object({ provider: z.literal('turnstile'), 
 export type CaptchaConfig = z.infer<typeof captchaConfigSchema>;
 
 export const CAPTCHA_REQUIRED_MESSAGE = 'Please complete the captcha verification first';
+
+export const CaptchaRoutes = {
+  config: defineRoute({
+    method: 'GET',
+    path: '/api/captcha/config',
+    tag: 'Earning',
+    auth: 'public',
+    summary: 'What the captcha widget needs (site key; whether verification is the local sandbox)',
+    response: captchaConfigSchema,
+  }),
+  verify: defineRoute({
+    method: 'POST',
+    path: '/api/verify-captcha',
+    tag: 'Earning',
+    auth: 'session',
+    summary: 'Check a captcha token; marks the session verified for 5 minutes',
+    body: verifyCaptchaRequestSchema,
+    response: verifyCaptchaResponseSchema,
+    errors: { 503: 'The captcha provider could not be reached (`reason: captcha_unavailable`).' },
+  }),
+};

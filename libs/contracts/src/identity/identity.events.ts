@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
 import { localeSchema } from '../http/auth.http';
+import { identityUserSchema } from './identity.rpc';
 
 /** A 6-digit sign-up code was issued; notifications emails it. Only the mail carries the code in clear. */
 export const VerificationCodeIssued = defineEvent(
@@ -26,7 +27,20 @@ export const UserRegistered = defineEvent(
   z.object({ userId: z.string().uuid(), email: z.string(), name: z.string(), locale: localeSchema, registeredAt: z.string().datetime() }),
 );
 
-/** A password reset was asked for a known account; notifications emails the link (built from PUBLIC_URL). */
+/**
+ * Someone asked for a password reset link for this address, whether or not it has an account.
+ * Recording the request is all the forgot-password answer waits for, so that answer costs the same
+ * for every address; identity consumes this event itself and, for a live account, issues the link
+ * (PasswordResetRequested).
+ */
+export const PasswordResetAsked = defineEvent(
+  'identity',
+  'password-reset-asked',
+  1,
+  z.object({ email: z.string(), askedAt: z.string().datetime() }),
+);
+
+/** A password reset link was issued for a known account; notifications emails it (built from PUBLIC_URL). */
 export const PasswordResetRequested = defineEvent(
   'identity',
   'password-reset-requested',
@@ -34,12 +48,24 @@ export const PasswordResetRequested = defineEvent(
   z.object({ userId: z.string().uuid(), email: z.string(), name: z.string(), locale: localeSchema, resetUrl: z.string().url(), expiresInMinutes: z.number().int() }),
 );
 
-/** The password changed (by the user, or through a reset link); the owner is told, sessions end. */
+/**
+ * The password changed (by the user, or through a reset link); the owner is told, and the gateway
+ * ends every session signed in before `changedAt` except the one that made a change (`sessionRef`),
+ * so sessions end even when the gateway never saw the change's answer (a timeout).
+ */
 export const PasswordChanged = defineEvent(
   'identity',
   'password-changed',
   1,
-  z.object({ userId: z.string().uuid(), email: z.string(), locale: localeSchema, via: z.enum(['change', 'reset']), changedAt: z.string().datetime() }),
+  z.object({
+    userId: z.string().uuid(),
+    email: z.string(),
+    locale: localeSchema,
+    via: z.enum(['change', 'reset']),
+    changedAt: z.string().datetime(),
+    /** The gateway's opaque reference to the session that changed the password (via 'change'): it stays signed in. */
+    sessionRef: z.string().optional(),
+  }),
 );
 
 /** The account's email changed after the new address was verified; the old address is told. */
@@ -59,4 +85,22 @@ export const AccountDeleted = defineEvent(
   'account-deleted',
   1,
   z.object({ userId: z.string().uuid(), deletedAt: z.string().datetime() }),
+);
+
+/**
+ * What identity shows of the account changed: name, phone, email, settings, language or the admin
+ * flag (a new password changes none of it, but is announced alike). Carries the whole account as
+ * `get-user` answers it and the row's `version`, which every change of the row raises under the
+ * row's lock: a higher version is always a later account. The gateway's user view consumes it.
+ */
+export const ProfileChanged = defineEvent(
+  'identity',
+  'profile-changed',
+  1,
+  z.object({
+    userId: z.string().uuid(),
+    user: identityUserSchema,
+    version: z.number().int().positive(),
+    changedAt: z.string().datetime(),
+  }),
 );

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineRpc } from '../rpc/rpc-definition';
-import { emailSchema, localeSchema, nameSchema, PASSWORD_MAX_LENGTH, passwordSchema, verificationCodeSchema } from '../http/auth.http';
-import { phoneSchema } from '../http/account.http';
+import {
+  emailSchema, localeSchema, loginEmailSchema, loginPasswordSchema, nameSchema, passwordSchema, resetTokenSchema, verificationCodeSchema,
+} from '../http/auth.http';
+import { currentPasswordSchema, phoneSchema } from '../http/account.http';
+import { text } from '../http/text.http';
 import { userSettingsSchema } from '../http/user.http';
 
 /** The identity-owned part of a user. */
@@ -23,10 +26,19 @@ const updateProfileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneSchema.nullable().optional(),
-  currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  currentPassword: currentPasswordSchema.optional(),
   newPassword: passwordSchema.optional(),
+  /**
+   * The gateway's opaque reference to the session asking (a hash, never the session id): a new
+   * password ends the user's other sessions, and PasswordChanged carries it so this one stays.
+   */
+  sessionRef: text().max(128).optional(),
 });
 
+/**
+ * Self-service RPCs act on the acting user: the signed-in user the gateway passes as `meta.userId`
+ * (RpcMeta), never on an id in the request. Identity answers 401 when there is none.
+ */
 export const IdentityRpc = {
   register: defineRpc(
     'identity',
@@ -41,13 +53,19 @@ export const IdentityRpc = {
     z.object({ user: identityUserSchema }),
   ),
   resendVerification: defineRpc('identity', 'resend-verification', z.object({ email: emailSchema, locale: localeSchema }), z.object({ email: z.string() })),
-  getUser: defineRpc('identity', 'get-user', z.object({ userId: z.string().uuid() }), identityUserSchema),
+  /** The acting user's account (meta.userId). */
+  getUser: defineRpc('identity', 'get-user', z.object({}), identityUserSchema),
+  /** The acting user's account with the row's version (ProfileChanged's), for the gateway's user view. */
+  getVersionedUser: defineRpc('identity', 'get-versioned-user', z.object({}), z.object({ user: identityUserSchema, version: z.number().int().positive() })),
   /** Answers 401 'Invalid email or password' alike for an unknown email and a wrong password. */
-  login: defineRpc('identity', 'login', z.object({ email: z.string().trim().toLowerCase().min(1).max(254), password: z.string().min(1).max(PASSWORD_MAX_LENGTH) }), z.object({ user: identityUserSchema })),
-  /** Same answer for known and unknown emails; a known one gets a reset link by email. */
+  login: defineRpc('identity', 'login', z.object({ email: loginEmailSchema, password: loginPasswordSchema }), z.object({ user: identityUserSchema })),
+  /**
+   * Same answer, after the same work, for known and unknown emails: the request is recorded
+   * (PasswordResetAsked) and a known account gets its link by email right after the answer.
+   */
   forgotPassword: defineRpc('identity', 'forgot-password', z.object({ email: emailSchema }), z.object({})),
-  /** Spends a reset token; answers the user whose sessions must now end. */
-  resetPassword: defineRpc('identity', 'reset-password', z.object({ token: z.string().min(1).max(256), newPassword: passwordSchema }), z.object({ userId: z.string().uuid() })),
+  /** Spends a reset token; answers the user whose sessions must now end (PasswordChanged ends them too). */
+  resetPassword: defineRpc('identity', 'reset-password', z.object({ token: resetTokenSchema, newPassword: passwordSchema }), z.object({ userId: z.string().uuid() })),
   /** Changes the acting user's profile (meta.userId). */
   updateProfile: defineRpc('identity', 'update-profile', updateProfileSchema, z.object({ user: identityUserSchema, pendingEmail: z.string().nullable(), passwordChanged: z.boolean() })),
   /** Confirms the acting user's pending email change with the code sent to the new address. */
@@ -56,8 +74,9 @@ export const IdentityRpc = {
   updateSettings: defineRpc('identity', 'update-settings', z.object({ settings: userSettingsSchema.partial(), locale: localeSchema.optional() }), z.object({ user: identityUserSchema })),
   /** Erases the acting user's personal data at once (meta.userId); the email is free again. */
   deleteAccount: defineRpc('identity', 'delete-account', z.object({}), z.object({ userId: z.string().uuid() })),
-  isAdmin: defineRpc('identity', 'is-admin', z.object({ userId: z.string().uuid() }), z.object({ isAdmin: z.boolean() })),
-  /** Live accounts, oldest first, for the admin user table. */
+  /** Whether the acting user (meta.userId) is an admin; false for a visitor or a deleted account. */
+  isAdmin: defineRpc('identity', 'is-admin', z.object({}), z.object({ isAdmin: z.boolean() })),
+  /** Live accounts, oldest first, for the admin user table; 403 unless the acting user is an admin. */
   listUsers: defineRpc(
     'identity',
     'list-users',

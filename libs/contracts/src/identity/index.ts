@@ -1,2 +1,3 @@
 export * from './identity.events';
 export * from './identity.rpc';
+export * from './recipient.rpc';

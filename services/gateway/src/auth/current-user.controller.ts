@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common'
 import type { Request } from 'express';
 import { UserView } from '@esim/contracts';
 import { AppError } from '@esim/platform';
-import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
+import { AuthGuard, CurrentUserId, signedInUserId } from '../sessions/auth.guard';
 import { SessionService } from '../sessions/session.service';
 import { UserViewService } from './user-view.service';
 
@@ -31,7 +31,7 @@ export class CurrentUserController {
   @Post('logout')
   @HttpCode(200)
   async logout(@Req() req: Request) {
-    if (req.session?.userId) await this.sessions.signOut(req);
+    if (signedInUserId(req)) await this.sessions.signOut(req);
     return { message: 'Signed out' };
   }
 }

@@ -5,7 +5,7 @@ export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turns
 export const SANDBOX_SITE_KEY = '1x00000000000000000000AA';
 export const SANDBOX_SECRET = '1x0000000000000000000000000000000AA';
 export const SANDBOX_SITEVERIFY_PATH = '/sandbox/captcha/siteverify';
-/** How long a solved captcha lets the session start missions and redeem (product-decisions.md). */
+/** How long a solved captcha lets the session start missions and redeem (docs/earning.md, Captcha). */
 export const CAPTCHA_VALIDITY_MS = 5 * 60_000;
 
 export interface CaptchaSettings {

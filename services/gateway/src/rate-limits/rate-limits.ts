@@ -23,7 +23,7 @@ const BUCKETS = {
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 
-/** One attempt against one bucket, e.g. ['loginIp', req.ip]. */
+/** One attempt against one bucket, e.g. ['loginIp', clientNetwork(req)]. */
 export type Hit = readonly [Bucket, string];
 
 /** The same answer whichever bucket ran out, so the answer tells nothing about accounts. */
@@ -31,8 +31,9 @@ export const tooManyAttempts = () => new AppError('rate_limited', 'Too many atte
 
 /**
  * Fixed-window attempt counters in Redis, shared by every gateway replica. Keys are hashed, so
- * emails never sit in Redis in clear. The client address is `req.ip`: the socket's, unless
- * TRUST_PROXY names the proxies whose X-Forwarded-For may be believed.
+ * emails never sit in Redis in clear. Per-IP buckets count the client's network (clientNetwork:
+ * an IPv4 address, or an IPv6 /64) of `req.ip`: the socket's address, unless TRUST_PROXY names
+ * the proxies whose X-Forwarded-For may be believed.
  */
 @Injectable()
 export class RateLimits {

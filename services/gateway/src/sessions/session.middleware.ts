@@ -1,7 +1,8 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import session from 'express-session';
 import RedisStore from 'connect-redis';
 import type Redis from 'ioredis';
+import passport from 'passport';
 import { RequestContext } from '@esim/platform';
 import { cookieSecure, GatewayConfig, sessionAbsoluteMs, sessionIdleMs } from '../config';
 
@@ -17,34 +18,42 @@ export function createSessionStore(redis: Redis): RedisStore {
 }
 
 /**
- * Cookie sessions in Redis. The id is 24 random bytes (express-session's uid-safe); the cookie is
- * HttpOnly, SameSite=Lax, host-only. `rolling` renews the idle timeout on every answer; the
- * absolute lifetime is checked against signedInAt below.
+ * Cookie sessions in Redis, read by passport. The id is 24 random bytes (express-session's
+ * uid-safe); the cookie is HttpOnly, SameSite=Lax, host-only. `rolling` renews the idle timeout on
+ * every answer; the absolute lifetime is checked against the sign-in time below. Passport turns
+ * the session's user (SessionSerializer) into `req.user`.
  */
 export function sessionMiddleware(config: GatewayConfig, store: RedisStore): RequestHandler {
-  return session({
-    name: sessionCookieName(config),
-    secret: config.SESSION_SECRET,
-    store,
-    resave: false,
-    saveUninitialized: false,
-    rolling: true,
-    unset: 'destroy',
-    proxy: config.TRUST_PROXY !== 'false',
-    cookie: { httpOnly: true, sameSite: 'lax', secure: cookieSecure(config), path: '/', maxAge: sessionIdleMs(config) },
-  });
+  const chain = Router();
+  chain.use(
+    session({
+      name: sessionCookieName(config),
+      secret: config.SESSION_SECRET,
+      store,
+      resave: false,
+      saveUninitialized: false,
+      rolling: true,
+      unset: 'destroy',
+      proxy: config.TRUST_PROXY !== 'false',
+      cookie: { httpOnly: true, sameSite: 'lax', secure: cookieSecure(config), path: '/', maxAge: sessionIdleMs(config) },
+    }),
+    passport.initialize(),
+    passport.session(),
+  );
+  return chain;
 }
 
 /** Ends a session that outlived its absolute lifetime, and tags the request with its user. */
 export function sessionLifetime(config: GatewayConfig): RequestHandler {
   const absolute = sessionAbsoluteMs(config);
   return (req: Request, _res: Response, next: NextFunction) => {
-    const s = req.session;
-    if (s?.userId && (!s.signedInAt || Date.now() - s.signedInAt > absolute)) {
-      return s.destroy(() => next());
+    const signedInAt = req.session?.passport?.user?.signedInAt;
+    if (req.user && (!signedInAt || Date.now() - signedInAt > absolute)) {
+      req.user = undefined;
+      return req.session.destroy(() => next());
     }
     const ctx = RequestContext.current();
-    if (ctx && s?.userId) ctx.userId = s.userId;
+    if (ctx && req.user) ctx.userId = req.user.id;
     next();
   };
 }

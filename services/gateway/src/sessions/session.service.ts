@@ -1,48 +1,104 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
+import type { SessionData } from 'express-session';
 import type Redis from 'ioredis';
 import RedisStore from 'connect-redis';
+import { CONFIG, RequestContext } from '@esim/platform';
+import { sessionAbsoluteMs, type GatewayConfig } from '../config';
 import { InjectRedis } from './redis.provider';
 
 const userIndexKey = (userId: string) => `user-sessions:${userId}`;
 
-/** Starts and ends sessions; keeps an index of each user's sessions so they can be ended server-side. */
+/**
+ * An opaque name for a session that may travel to other services and sit in their events: its
+ * SHA-256, never the id itself (which would let whoever reads the event take the session over).
+ */
+export const sessionRef = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
+
+/**
+ * Starts and ends sessions. Each user's session ids are indexed in Redis (`user-sessions:<id>`),
+ * so a password change, a reset or a deletion can end them on the server.
+ */
 @Injectable()
 export class SessionService {
   private readonly log = new Logger('Sessions');
+  /** No session outlives its absolute lifetime, so neither need the index entries that name it. */
+  private readonly indexTtlSeconds: number;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
     private readonly store: RedisStore,
-  ) {}
+    @Inject(CONFIG) config: GatewayConfig,
+  ) {
+    this.indexTtlSeconds = Math.ceil(sessionAbsoluteMs(config) / 1000);
+  }
 
-  /** Signs the user in on a fresh session id: whatever id the browser had before is dead. */
-  async signIn(req: Request, userId: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
-    req.session.userId = userId;
-    req.session.signedInAt = Date.now();
-    await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
-    await this.redis.sadd(userIndexKey(userId), req.sessionID);
-    this.log.log(`session started for ${userId}`);
+  /**
+   * Signs the user in through passport: the session is regenerated (whatever id the browser had
+   * before is dead) and SessionSerializer stores who signed in, and when.
+   */
+  async signIn(req: Request, user: Express.User): Promise<void> {
+    await new Promise<void>((resolve, reject) => req.logIn(user, (err: unknown) => (err ? reject(err) : resolve())));
+    const key = userIndexKey(user.id);
+    // The index lives as long as the newest session it names could: refreshed at every sign-in.
+    const results = await this.redis.multi().sadd(key, req.sessionID).expire(key, this.indexTtlSeconds).exec();
+    const failed = results?.find(([err]) => err)?.[0];
+    if (!results || failed) throw failed ?? new Error('session index update was discarded');
+    const ctx = RequestContext.current();
+    if (ctx) ctx.userId = user.id;
+    this.log.log(`session started for ${user.id}`);
   }
 
   async signOut(req: Request): Promise<void> {
-    const userId = req.session?.userId;
+    const userId = req.user?.id;
     const sid = req.sessionID;
     await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+    req.user = undefined;
     if (userId) await this.redis.srem(userIndexKey(userId), sid);
   }
 
   /** Ends every session of the user but `keepSid` (password change keeps the one that made it). */
   async endOtherSessions(userId: string, keepSid?: string): Promise<number> {
     const sids = await this.redis.smembers(userIndexKey(userId));
-    const doomed = sids.filter((sid) => sid !== keepSid);
-    await Promise.all(doomed.map((sid) => new Promise<void>((resolve) => this.store.destroy(sid, () => resolve()))));
-    if (doomed.length) await this.redis.srem(userIndexKey(userId), ...doomed);
-    return doomed.length;
+    return this.end(
+      userId,
+      sids.filter((sid) => sid !== keepSid),
+    );
   }
 
   endAllSessions(userId: string): Promise<number> {
     return this.endOtherSessions(userId);
+  }
+
+  /**
+   * Ends the user's sessions signed in before `before`, except the one `keepRef` names. For an
+   * event that may arrive late: a session signed in since (with the new password) stays.
+   */
+  async endSessionsSignedInBefore(userId: string, before: Date, keepRef?: string): Promise<number> {
+    const sids = await this.redis.smembers(userIndexKey(userId));
+    const doomed: string[] = [];
+    const gone: string[] = [];
+    for (const sid of sids) {
+      if (keepRef !== undefined && sessionRef(sid) === keepRef) continue;
+      const data = await this.load(sid);
+      const signedInAt = data?.passport?.user?.signedInAt;
+      if (!data) gone.push(sid);
+      else if (signedInAt === undefined || signedInAt <= before.getTime()) doomed.push(sid);
+    }
+    if (gone.length) await this.redis.srem(userIndexKey(userId), ...gone);
+    return this.end(userId, doomed);
+  }
+
+  private async end(userId: string, sids: string[]): Promise<number> {
+    await Promise.all(sids.map((sid) => new Promise<void>((resolve) => this.store.destroy(sid, () => resolve()))));
+    if (sids.length) await this.redis.srem(userIndexKey(userId), ...sids);
+    return sids.length;
+  }
+
+  private load(sid: string): Promise<SessionData | null> {
+    return new Promise((resolve, reject) =>
+      this.store.get(sid, (err: unknown, data?: SessionData | null) => (err ? reject(err) : resolve(data ?? null))),
+    );
   }
 }

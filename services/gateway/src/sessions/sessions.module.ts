@@ -3,10 +3,13 @@ import type Redis from 'ioredis';
 import RedisStore from 'connect-redis';
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
+import { AccountDeletedEventHandler } from './account-deleted.event-handler';
+import { AuthGuard } from './auth.guard';
+import { PasswordChangedEventHandler } from './password-changed.event-handler';
 import { REDIS, createRedis } from './redis.provider';
 import { createSessionStore } from './session.middleware';
+import { SessionSerializer } from './session.serializer';
 import { SessionService } from './session.service';
-import { AuthGuard } from './auth.guard';
 
 class RedisCloser implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
@@ -21,8 +24,11 @@ class RedisCloser implements OnApplicationShutdown {
     { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c.REDIS_URL, c.REDIS_PREFIX) },
     { provide: RedisStore, inject: [REDIS], useFactory: createSessionStore },
     SessionService,
+    SessionSerializer,
     AuthGuard,
     RedisCloser,
+    PasswordChangedEventHandler,
+    AccountDeletedEventHandler,
   ],
   exports: [REDIS, RedisStore, SessionService, AuthGuard],
 })

@@ -18,6 +18,7 @@ export class AccountController {
   @HttpCode(200)
   async delete(@Req() req: Request, @CurrentUserId() userId: string) {
     await this.rpc.call(IdentityRpc.deleteAccount, {});
+    // At once for this answer; AccountDeleted ends them too when this answer never comes (a timeout).
     await this.sessions.signOut(req);
     await this.sessions.endAllSessions(userId);
     return { message: 'Your account has been permanently deleted.' };

@@ -12,10 +12,10 @@ import {
 import { RpcClient } from '@esim/platform';
 import { UserViewService } from '../auth/user-view.service';
 import { ZodPipe } from '../common/zod.pipe';
-import { clientIp } from '../common/client-ip';
+import { clientNetwork } from '../rate-limits/client-network';
 import { Hit, RateLimits } from '../rate-limits/rate-limits';
 import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
-import { SessionService } from '../sessions/session.service';
+import { SessionService, sessionRef } from '../sessions/session.service';
 
 /**
  * The signed-in user's own profile; the user is always the session's, never one named in the body.
@@ -46,8 +46,10 @@ export class ProfileController {
       phone: body.phone,
       currentPassword: body.currentPassword,
       newPassword: body.newPassword,
+      sessionRef: sessionRef(req.sessionID),
     });
     if (passwordCheck) await this.limits.refund(passwordCheck);
+    // At once for this answer; PasswordChanged ends them too when this answer never comes (a timeout).
     if (result.passwordChanged) await this.sessions.endOtherSessions(userId, req.sessionID);
     return {
       user: await this.users.forUser(userId),
@@ -65,7 +67,7 @@ export class ProfileController {
     @CurrentUserId() userId: string,
     @Body(new ZodPipe(confirmEmailChangeRequestSchema)) body: ConfirmEmailChangeRequest,
   ): Promise<{ user: UserView; message: string }> {
-    await this.limits.consume(req, ['verifyIp', clientIp(req)]);
+    await this.limits.consume(req, ['verifyIp', clientNetwork(req)]);
     await this.rpc.call(IdentityRpc.confirmEmailChange, { code: body.code });
     return { user: await this.users.forUser(userId), message: 'Email updated' };
   }

@@ -1,16 +1,21 @@
 import { Controller } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
-import { IdentityRpc, RpcRequest, RpcResponse } from '@esim/contracts';
+import { IdentityRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
 import { RpcHandler } from '@esim/platform';
 import { LiveUser, User } from '../users/user.entity';
+import { requireAdmin } from './admin-grants';
 
-/** The admin user table's identity columns; the gateway checked the caller is an admin. */
+/** The admin user table's identity columns, for an acting admin (checked here again, not only by the gateway). */
 @Controller()
 export class ListUsersRpcHandler {
   constructor(private readonly db: DataSource) {}
 
   @RpcHandler(IdentityRpc.listUsers)
-  async list({ limit, offset }: RpcRequest<typeof IdentityRpc.listUsers>): Promise<RpcResponse<typeof IdentityRpc.listUsers>> {
+  async list(
+    { limit, offset }: RpcRequest<typeof IdentityRpc.listUsers>,
+    meta: RpcMeta,
+  ): Promise<RpcResponse<typeof IdentityRpc.listUsers>> {
+    await requireAdmin(this.db, meta.userId);
     const users = (await this.db.getRepository(User).find({
       where: { deletedAt: IsNull() },
       order: { createdAt: 'ASC', id: 'ASC' },

@@ -22,7 +22,7 @@ type UpdateProfile = RpcRequest<typeof IdentityRpc.updateProfile>;
 /**
  * Name and phone change at once. A new password, or a new email, needs the current password. A
  * new email is only a pending change until the code sent to it is confirmed
- * (confirm-email-change.handler.ts); if the address already has an account, its owner is told
+ * (confirm-email-change.rpc-handler.ts); if the address already has an account, its owner is told
  * instead and no code goes out, with the same answer. Everything or nothing is saved.
  */
 @Controller()
@@ -55,6 +55,8 @@ export class UpdateProfileRpcHandler {
           locale: user.locale,
           via: 'change',
           changedAt: user.passwordChangedAt.toISOString(),
+          // The session that made the change stays signed in; the gateway ends the others on this event.
+          sessionRef: data.sessionRef,
         });
       }
       const saved = (await tx.manager.getRepository(User).save(user)) as LiveUser;

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan, MoreThan } from 'typeorm';
 import { AppError, CONFIG } from '@esim/platform';
 import type { IdentityConfig } from '../config';
 import { AuditLog } from '../audit/audit-log';
@@ -9,6 +9,10 @@ import { CodePurpose, VerificationCode } from './verification-code.entity';
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_INTERVAL_MS = 60_000;
+/** Wrong codes count toward an address's daily cap for this long after the code was issued. */
+const CAP_WINDOW_MS = 24 * 60 * 60_000;
+
+const capWindowStart = () => new Date(Date.now() - CAP_WINDOW_MS);
 
 /** Whose code it is: a sign-up address, or an account changing its email (to the address on the code). */
 export type CodeTarget =
@@ -40,9 +44,14 @@ export class VerificationCodes {
   /** A fresh code sent to `email`, or null when that address hit its daily cap (callers answer as usual). */
   async issue(m: EntityManager, target: CodeTarget, email: string, opts: { resent?: boolean } = {}): Promise<string | null> {
     await this.lock(m, target);
-    // Past the day they count toward the cap, codes are only personal data: whoever issues next sweeps them.
-    await m.query(`DELETE FROM email_verification_codes WHERE id IN (
-                     SELECT id FROM email_verification_codes WHERE created_at < now() - interval '1 day' FOR UPDATE SKIP LOCKED)`);
+    // Past the day they count toward the cap, codes are only personal data: whoever issues next sweeps
+    // them, skipping rows another transaction holds.
+    const stale = await m.getRepository(VerificationCode).find({
+      select: { id: true },
+      where: { createdAt: LessThan(capWindowStart()) },
+      lock: { mode: 'pessimistic_write', onLocked: 'skip_locked' },
+    });
+    if (stale.length > 0) await m.getRepository(VerificationCode).delete({ id: In(stale.map((c) => c.id)) });
     if (await this.capped(m, target, email)) return null;
     const previous = await this.open(m, target);
     let code = randomCode();
@@ -89,14 +98,13 @@ export class VerificationCodes {
 
   /** Removes every code sent to these addresses or for this account (account deletion). */
   async forget(m: EntityManager, emails: string[], userId: string): Promise<void> {
-    await m.query('DELETE FROM email_verification_codes WHERE email = ANY($1) OR user_id = $2', [emails, userId]);
+    const codes = m.getRepository(VerificationCode);
+    await codes.delete({ email: In(emails) });
+    await codes.delete({ userId });
   }
 
   private async capped(m: EntityManager, target: CodeTarget, email: string): Promise<boolean> {
-    const [{ failures }] = await m.query(
-      `SELECT COALESCE(SUM(attempts), 0)::int AS failures FROM email_verification_codes WHERE email = $1 AND created_at > now() - interval '1 day'`,
-      [email],
-    );
+    const failures = (await m.getRepository(VerificationCode).sum('attempts', { email, createdAt: MoreThan(capWindowStart()) })) ?? 0;
     const capped = failures >= this.config.VERIFICATION_DAILY_FAILURE_CAP;
     if (capped)
       this.audit.record('verification_capped', {
@@ -106,7 +114,11 @@ export class VerificationCodes {
     return capped;
   }
 
-  /** Serialises issuing and checking per sign-up address or per account. */
+  /**
+   * Serialises issuing and checking per sign-up address or per account. A transaction-scoped
+   * advisory lock, because there may be no row to lock yet (the first code for an address); the
+   * one statement here that TypeORM has no API for.
+   */
   private lock(m: EntityManager, target: CodeTarget): Promise<unknown> {
     const key = target.purpose === 'signup' ? `signup:${target.email}` : `email-change:${target.userId}`;
     return m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`verification-code:${key}`]);

@@ -1,9 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
 import type { Locale, UserSettings } from '@esim/contracts';
 
 /**
  * An account. It exists only once its email was verified. Deletion erases it in place (see
- * delete-account.handler.ts): the id stays because other services' records refer to it.
+ * delete-account.rpc-handler.ts): the id stays because other services' records refer to it.
  */
 @Entity({ name: 'users' })
 export class User {
@@ -22,6 +22,8 @@ export class User {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true }) passwordChangedAt!: Date | null;
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true }) deletedAt!: Date | null;
+  /** Raised by every change of the row (ProfileChanged carries it; see the user-version migration). */
+  @VersionColumn({ type: 'integer' }) version!: number;
 }
 
 /** A user that is not deleted: the columns a deletion clears are set. */

@@ -45,9 +45,4 @@ export function toIdentityUser(user: LiveUser): IdentityUser {
 }
 
 /** Two transactions raced for one unique value (an email): the later one lost. */
-export function isUniqueViolation(err: unknown): boolean {
-  return (
-    (err as { code?: string; driverError?: { code?: string } })?.driverError?.code === '23505' ||
-    (err as { code?: string })?.code === '23505'
-  );
-}
+export { isUniqueViolation } from '@esim/platform';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationsConfig } from '../config';
+import type { MailAttachment } from '../templates/render-email';
 
 export interface OutgoingMail {
   to: string;
@@ -10,6 +11,8 @@ export interface OutgoingMail {
   text: string;
   html: string;
   language: string;
+  /** Inline images the HTML references by cid (render-email.ts). */
+  attachments?: MailAttachment[];
 }
 
 /** Sends one email; throws on failure so the queue retries it. */
@@ -34,7 +37,7 @@ class SmtpTransport implements MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: { 'Content-Language': mail.language } });
+    await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
   }
 
   close(): void {
@@ -43,19 +46,20 @@ class SmtpTransport implements MailTransport {
 }
 
 /**
- * No SMTP configured (a fresh machine): each email becomes an .eml file the operator can open,
- * and its text goes to the log so a person can sign up for real.
+ * The mail sandbox, when no SMTP server is configured (a fresh machine): each email becomes an
+ * .eml file the operator can open, and its text goes to the log so a person can sign up for real.
+ * Production refuses it unless ALLOW_SANDBOX_IN_PRODUCTION (config.ts).
  */
 class LocalOutboxTransport implements MailTransport {
   private readonly log = new Logger('LocalOutbox');
   private readonly transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   constructor(private readonly config: NotificationsConfig) {
-    this.log.warn(`SMTP_HOST is not set: emails are written to ${config.MAIL_OUTBOX_DIR} instead of being sent`);
+    this.log.warn(`SANDBOX: no SMTP_HOST, emails are written to ${config.MAIL_OUTBOX_DIR} and the log instead of being sent. Not for real users.`);
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: { 'Content-Language': mail.language } });
+    const info = await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
     await fs.mkdir(this.config.MAIL_OUTBOX_DIR, { recursive: true });
     const file = path.join(this.config.MAIL_OUTBOX_DIR, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
     await fs.writeFile(file, info.message as Buffer);

@@ -1,12 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import { EventEnvelope, EventPayload, PasswordChanged } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
 import { EmailQueue } from '../mail/email-queue';
 
 /** Tells the owner their password changed, so a change they did not make does not go unnoticed. */
-@Injectable()
+@EventHandler(PasswordChanged)
 export class PasswordChangedEventHandler implements EventHandler<typeof PasswordChanged> {
-  readonly event = PasswordChanged;
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof PasswordChanged>, _tx: unknown, envelope: EventEnvelope) {

@@ -1,11 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { EventEnvelope, EventPayload, PasswordResetRequested } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
 import { EmailQueue } from '../mail/email-queue';
 
-@Injectable()
+@EventHandler(PasswordResetRequested)
 export class PasswordResetRequestedEventHandler implements EventHandler<typeof PasswordResetRequested> {
-  readonly event = PasswordResetRequested;
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof PasswordResetRequested>, _tx: unknown, envelope: EventEnvelope) {

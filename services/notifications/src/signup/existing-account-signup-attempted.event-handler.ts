@@ -1,13 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { EventEnvelope, EventPayload, ExistingAccountSignupAttempted } from '@esim/contracts';
 import { CONFIG, EventHandler } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from '../mail/email-queue';
 
 /** Sign-up with a taken email answers like any sign-up; only the owner hears about it, here. */
-@Injectable()
+@EventHandler(ExistingAccountSignupAttempted)
 export class ExistingAccountSignupAttemptedEventHandler implements EventHandler<typeof ExistingAccountSignupAttempted> {
-  readonly event = ExistingAccountSignupAttempted;
   constructor(private readonly emails: EmailQueue, @Inject(CONFIG) private readonly config: NotificationsConfig) {}
 
   async handle(p: EventPayload<typeof ExistingAccountSignupAttempted>, _tx: unknown, envelope: EventEnvelope) {

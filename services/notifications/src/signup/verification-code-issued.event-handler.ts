@@ -1,11 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { EventEnvelope, EventPayload, VerificationCodeIssued } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
 import { EmailQueue } from '../mail/email-queue';
 
-@Injectable()
+@EventHandler(VerificationCodeIssued)
 export class VerificationCodeIssuedEventHandler implements EventHandler<typeof VerificationCodeIssued> {
-  readonly event = VerificationCodeIssued;
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof VerificationCodeIssued>, _tx: unknown, envelope: EventEnvelope) {

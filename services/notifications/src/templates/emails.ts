@@ -8,8 +8,27 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('existingAccount'), to: z.string(), locale: localeSchema, data: z.object({ signInUrl: z.string().url() }) }),
   z.object({ kind: z.literal('passwordReset'), to: z.string(), locale: localeSchema, data: z.object({ name: z.string().nullable(), resetUrl: z.string().url() }) }),
   z.object({ kind: z.literal('passwordChanged'), to: z.string(), locale: localeSchema, data: z.object({}) }),
+  /** To the old address: the account's email is now `newEmail`. */
+  z.object({ kind: z.literal('emailChanged'), to: z.string(), locale: localeSchema, data: z.object({ newEmail: z.string() }) }),
+  /** A new eSIM was delivered: its QR code (PNG, base64) and activation code, and where the app shows it. */
+  z.object({
+    kind: z.literal('esimReady'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), lpaCode: z.string(), qrPngBase64: z.string(), appUrl: z.string().url() }),
+  }),
+  /** An admin granted a claimable data gift. */
+  z.object({
+    kind: z.literal('dataGifted'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), claimUrl: z.string().url() }),
+  }),
 ]);
 export type EmailJob = z.infer<typeof emailJobSchema>;
+
+/** The content id of the QR image inlined in the eSIM-ready email. */
+export const ESIM_QR_CID = 'esim-qr@dados-gratis';
 
 export function composeEmail(job: EmailJob): RenderedEmail {
   switch (job.kind) {
@@ -28,6 +47,39 @@ export function composeEmail(job: EmailJob): RenderedEmail {
     case 'passwordChanged': {
       const m = messages(job.locale, 'passwordChanged');
       return renderEmail(job.locale, m.subject, null, [{ text: m.intro }, { text: m.ignore }]);
+    }
+    case 'esimReady': {
+      const m = messages(job.locale, 'esimReady');
+      const email = renderEmail(
+        job.locale,
+        m.subject,
+        job.data.name,
+        [
+          { text: m.intro },
+          { text: m.scan },
+          { image: ESIM_QR_CID, alt: job.data.lpaCode },
+          { text: m.manual },
+          { copy: job.data.lpaCode },
+          { text: m.action },
+          { link: job.data.appUrl },
+          { text: m.note },
+        ],
+        { amountGB: job.data.amountGB },
+      );
+      return {
+        ...email,
+        attachments: [{ filename: 'esim-qr.png', contentType: 'image/png', cid: ESIM_QR_CID, content: Buffer.from(job.data.qrPngBase64, 'base64') }],
+      };
+    }
+    case 'dataGifted': {
+      const m = messages(job.locale, 'dataGifted');
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.claimUrl }], {
+        amountGB: job.data.amountGB,
+      });
+    }
+    case 'emailChanged': {
+      const m = messages(job.locale, 'emailChanged');
+      return renderEmail(job.locale, m.subject, null, [{ text: m.intro }, { text: m.ignore }], { email: job.data.newEmail });
     }
   }
 }

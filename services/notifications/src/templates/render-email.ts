@@ -1,3 +1,4 @@
+import escapeHtml from 'escape-html';
 import { DEFAULT_LOCALE, Locale } from '@esim/contracts';
 import { EMAIL_MESSAGES, EmailMessages } from './locales';
 
@@ -9,12 +10,24 @@ export interface RenderedEmail {
   text: string;
   html: string;
   language: Locale;
+  /** Inline images the HTML shows by `cid:` (a QR code). */
+  attachments?: MailAttachment[];
 }
 
-/** A paragraph of the email: plain text, or a highlighted value (a code), or a link. */
-export type Block = { text: string } | { code: string } | { link: string; label?: string };
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  /** Referenced from the HTML as `cid:<cid>`. */
+  cid: string;
+}
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/**
+ * A paragraph of the email: plain text, or a highlighted value (a code), or a link; or a long
+ * value to copy (an activation code), or an inline image attached by `cid` (a QR code).
+ */
+export type Block = { text: string } | { code: string } | { link: string; label?: string } | { copy: string } | { image: string; alt: string };
+
 const interpolate = (s: string, vars: Vars) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
 
 /** The messages of one template in the user's language (Portuguese when the language is unknown). */
@@ -27,13 +40,19 @@ export function messages<T extends TemplateName>(locale: Locale, template: T): E
 export function renderEmail(locale: Locale, subject: string, name: string | null, blocks: Block[], vars: Vars = {}): RenderedEmail {
   const { common } = messages(locale, 'verificationCode');
   const greeting = name ? interpolate(common.greeting, { name }) : common.greetingNoName;
-  const textBlocks = blocks.map((b) => ('text' in b ? interpolate(b.text, vars) : 'code' in b ? `    ${b.code}` : b.link));
+  const textBlocks = blocks.map((b) =>
+    'text' in b ? interpolate(b.text, vars) : 'code' in b ? `    ${b.code}` : 'copy' in b ? `    ${b.copy}` : 'image' in b ? `[${b.alt}]` : b.link,
+  );
   const htmlBlocks = blocks.map((b) =>
     'text' in b
       ? `<p style="margin:0 0 16px">${escapeHtml(interpolate(b.text, vars))}</p>`
       : 'code' in b
         ? `<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:monospace">${escapeHtml(b.code)}</p>`
-        : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="color:#0b63ce">${escapeHtml(b.label ?? b.link)}</a></p>`,
+        : 'copy' in b
+          ? `<p dir="ltr" style="margin:0 0 16px;padding:8px;background:#f3f3f3;font-family:monospace;font-size:14px;word-break:break-all">${escapeHtml(b.copy)}</p>`
+          : 'image' in b
+            ? `<p style="margin:0 0 16px"><img src="cid:${escapeHtml(b.image)}" alt="${escapeHtml(b.alt)}" width="240" height="240" style="display:block"></p>`
+            : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="color:#0b63ce">${escapeHtml(b.label ?? b.link)}</a></p>`,
   );
   const dir = locale === 'ur' ? 'rtl' : 'ltr';
   return {
