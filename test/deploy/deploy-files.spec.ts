@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import YAML from 'yaml';
+
+/** `node scripts/validate-deploy.mjs`: the offline check of docker-compose.yml and deploy/k8s (CI runs it). */
+const root = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
+
+async function validate(env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/validate-deploy.mjs'], { cwd: root, env: { ...process.env, ...env } });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+type Doc = Record<string, any>;
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-files-'));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** A copy of docker-compose.yml with `change` applied (anchors resolved, as compose reads it). */
+function composeWith(change: (compose: Doc) => void): string {
+  const compose = YAML.parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Doc;
+  change(compose);
+  const file = path.join(tmp, `compose-${Math.random().toString(36).slice(2)}.yml`);
+  fs.writeFileSync(file, YAML.stringify(compose, { aliasDuplicateObjects: false }));
+  return file;
+}
+
+/** A copy of deploy/k8s with `change` applied to every object of every file. */
+function k8sWith(change: (object: Doc, file: string) => Doc | null): string {
+  const dir = fs.mkdtempSync(path.join(tmp, 'k8s-'));
+  for (const file of fs.readdirSync(path.join(root, 'deploy/k8s'))) {
+    const docs = YAML.parseAllDocuments(fs.readFileSync(path.join(root, 'deploy/k8s', file), 'utf8')).map((d) => d.toJS() as Doc);
+    const kept = docs.map((d) => change(d, file)).filter((d): d is Doc => d !== null);
+    fs.writeFileSync(path.join(dir, file), kept.map((d) => YAML.stringify(d)).join('---\n'));
+  }
+  return dir;
+}
+
+describe('the deployment files', () => {
+  it('pass: compose and Kubernetes schemas, every service, addresses, probes, autoscalers, and each service accepts its configuration', async () => {
+    const { code, out } = await validate();
+    expect(out).toContain('Dockerfile: FROM ${BASE_IMAGE} (a build argument), every workspace installed');
+    expect(out).toContain('docker-compose.yml: valid against the Compose Specification schema');
+    expect(out).toContain('docker-compose.yml: every service runs, health-checked, with its addresses set and a configuration it accepts');
+    expect(out).toMatch(/deploy\/k8s: \d+ objects valid against the Kubernetes schemas/);
+    expect(out).toContain('HPAs for gateway, webhooks, rewards');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('fail for a Dockerfile with a fixed base image or a workspace left out of the install', async () => {
+    const file = path.join(tmp, 'Dockerfile');
+    const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+    fs.writeFileSync(file, dockerfile.replace('COPY services/webhooks/package.json services/webhooks/\n', '').replace(/^FROM \$\{BASE_IMAGE\}$/m, 'FROM node:20'));
+    const { code, out } = await validate({ DOCKERFILE: file });
+    expect(code).toBe(1);
+    expect(out).toContain('COPY services/webhooks/package.json services/webhooks/ must come before RUN npm install');
+    expect(out).toContain('every stage must start FROM ${BASE_IMAGE}');
+  }, 60_000);
+
+  it('fail for a compose file whose containers would call themselves, or would not start', async () => {
+    const file = composeWith((c) => {
+      delete c.services.gateway.environment.WEBHOOKS_URL;
+      c.services.payments.environment.STRIPE_WEBHOOK_URL = 'http://localhost:3000/webhooks/stripe';
+      c.services.webhooks.environment.SANDBOX_POSTBACK_URL = 'http://gatway:3000';
+      delete c.services.identity.environment.VERIFICATION_CODE_SECRET;
+      delete c.services.notifications;
+      c.services.rewards.ports = 3102;
+    });
+    const { code, out } = await validate({ COMPOSE_FILE: file });
+    expect(code).toBe(1);
+    expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
+    expect(out).toContain("payments: STRIPE_WEBHOOK_URL=http://localhost:3000/webhooks/stripe points at loopback, which inside a container is payments itself");
+    expect(out).toContain('webhooks: SANDBOX_POSTBACK_URL=http://gatway:3000: no compose service is named gatway');
+    expect(out).toMatch(/identity: the identity service would refuse to start: .*VERIFICATION_CODE_SECRET/);
+    expect(out).toContain('no notifications service');
+    expect(out).toMatch(/compose schema: \/services\/rewards\/ports must be array/);
+  }, 60_000);
+
+  it('fail for manifests without probes, requests, autoscaler or secrets, or outside the Kubernetes schema', async () => {
+    const dir = k8sWith((o, file) => {
+      const container = o.spec?.template?.spec?.containers?.[0];
+      if (o.kind === 'Deployment' && o.metadata.name === 'rewards') delete container.readinessProbe;
+      if (o.kind === 'Deployment' && o.metadata.name === 'identity') container.resources.requests.cpu = 'lots';
+      if (o.kind === 'Deployment' && o.metadata.name === 'esim') delete container.resources.requests;
+      if (o.kind === 'Deployment' && o.metadata.name === 'payments') container.envFrom.push({ secretRef: { name: 'esim-paypal' } });
+      if (o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'webhooks') return null;
+      if (o.kind === 'PodDisruptionBudget' && o.metadata.name === 'notifications') return null;
+      if (o.kind === 'ConfigMap' && o.metadata.name === 'esim-gateway') delete o.data.WEBHOOKS_URL;
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-stripe') delete o.stringData.STRIPE_WEBHOOK_SECRET;
+      return o;
+    });
+    const { code, out } = await validate({ DEPLOY_DIR: dir });
+    expect(code).toBe(1);
+    expect(out).toContain('rewards: readinessProbe must GET /health/ready on 3102');
+    expect(out).toMatch(/Deployment\/identity: Kubernetes schema: .*requests\/cpu/);
+    expect(out).toContain('esim: resource requests (cpu and memory) are required');
+    expect(out).toContain('payments: Secret (secrets.example.yaml) esim-paypal does not exist');
+    expect(out).toContain('webhooks: needs a HorizontalPodAutoscaler');
+    expect(out).toContain('notifications: no PodDisruptionBudget covers its pods');
+    expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
+    expect(out).toMatch(/payments: the payments service would refuse to start: .*STRIPE_WEBHOOK_SECRET is required/);
+  }, 60_000);
+});
