@@ -4,9 +4,20 @@
 // service no longer exits on a broker or database drop (it reconnects and says so in its log),
 // so an exit means a real failure (bad configuration, a bug), and a half-running product that
 // hides it would be worse for the person running `npm start` than a clear stop.
+//
+// Scale-out on one machine (docs/observability.md, "The scale-out drill"):
+//   node scripts/start-all.mjs --replicas 2      (or REPLICAS=2)
+// runs that many processes of every backend service (the gateway stays one): the replicas of a
+// service share its queues, so RabbitMQ spreads events and RPC requests over them, and their
+// outbox relays share the outbox (FOR UPDATE SKIP LOCKED). Each replica has its own HTTP port for
+// /health and /metrics: the service's port, then +100, +200, … The webhooks service's port
+// carries provider callbacks from the gateway, so with replicas a round-robin TCP balancer takes
+// that port (as a Kubernetes Service would) and the replicas listen on +100, +200, ….
+// PORT_OFFSET=N moves every port (the gateway's included) by N, to run beside another copy.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,20 +29,84 @@ if (!existsSync(contracts)) {
 }
 // The one list of services (libs/contracts/src/ports/services.ts).
 const { SERVICES: services } = createRequire(import.meta.url)(contracts);
+// Each service's own default HTTP port (its defaultPort in services/<name>/src/app.ts).
+const DEFAULT_PORTS = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, payments: 3104, notifications: 3105, webhooks: 3106 };
+
+function option(name, envName) {
+  const i = process.argv.indexOf(`--${name}`);
+  const raw = i > 0 ? process.argv[i + 1] : process.env[envName];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+const replicas = Number(option('replicas', 'REPLICAS') ?? 1);
+const offset = Number(option('port-offset', 'PORT_OFFSET') ?? 0);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9) {
+  console.error('--replicas (REPLICAS) must be a whole number from 1 to 9');
+  process.exit(1);
+}
+if (!Number.isInteger(offset) || offset < 0) {
+  console.error('--port-offset (PORT_OFFSET) must be a whole number ≥ 0');
+  process.exit(1);
+}
+for (const name of services) {
+  if (!(name in DEFAULT_PORTS)) {
+    console.error(`scripts/start-all.mjs does not know the port of ${name}: add it to DEFAULT_PORTS`);
+    process.exit(1);
+  }
+}
+
 const children = new Map();
+const balancers = [];
 let stopping = false;
 // Readable coloured logs for a person at a terminal; JSON when the output goes to a file or collector.
 const env = { ...process.env };
 if (!env.LOG_FORMAT && process.stdout.isTTY && env.NODE_ENV !== 'production') env.LOG_FORMAT = 'pretty';
+const gatewayPort = DEFAULT_PORTS.gateway + offset;
+const webhooksPort = DEFAULT_PORTS.webhooks + offset;
+const moved = offset > 0 || replicas > 1;
+if (offset > 0) env.PUBLIC_URL ??= `http://localhost:${gatewayPort}`;
 
-for (const name of services) {
+/** The environment of one process: its ports, when they differ from the service's defaults. */
+function envOf(name, replica) {
+  if (!moved) return env;
+  if (name === 'gateway') return { ...env, PORT: String(gatewayPort), WEBHOOKS_URL: env.WEBHOOKS_URL ?? `http://127.0.0.1:${webhooksPort}` };
+  const behindBalancer = name === 'webhooks' && replicas > 1;
+  const port = DEFAULT_PORTS[name] + offset + 100 * (behindBalancer ? replica + 1 : replica);
+  return { ...env, HEALTH_PORT: String(port), ...(name === 'webhooks' ? { WEBHOOKS_PORT: String(port) } : {}) };
+}
+
+/** What a Kubernetes Service does for the replicas of the webhooks service: new connections round-robin. */
+function balance(port, targets, label) {
+  let next = 0;
+  const server = net.createServer((client) => {
+    const target = targets[next++ % targets.length];
+    const upstream = net.connect(target, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+    client.on('close', end);
+    upstream.on('close', end);
+  });
+  server.on('error', (err) => {
+    console.error(`${label.padEnd(13)}| balancer on ${port}: ${err.message}; stopping everything`);
+    stop(1);
+  });
+  server.listen(port, '127.0.0.1');
+  balancers.push(server);
+}
+
+function launch(name, replica) {
   const entry = path.join(root, 'services', name, 'dist', 'main.js');
   if (!existsSync(entry)) {
     console.error(`${entry} is missing: run "npm run build" first (or "npm start", which builds).`);
     process.exit(1);
   }
-  const child = spawn(process.execPath, [entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const prefix = `${name.padEnd(13)}|`;
+  const label = replicas > 1 && name !== 'gateway' ? `${name}#${replica + 1}` : name;
+  const child = spawn(process.execPath, [entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk) => {
@@ -42,24 +117,43 @@ for (const name of services) {
     });
   }
   child.on('exit', (code, signal) => {
-    children.delete(name);
+    children.delete(label);
     if (!stopping) {
       console.error(`${prefix} exited (${signal ?? code}); stopping everything`);
       stop(code || 1);
     } else if (children.size === 0) {
+      for (const b of balancers) b.close();
       process.exit(process.exitCode ?? 0);
     }
   });
-  children.set(name, child);
+  children.set(label, child);
+  return envOf(name, replica);
 }
 
-console.log(`starting ${services.join(', ')} — the app will be at ${process.env.PUBLIC_URL ?? 'http://localhost:3000'}`);
+const ports = [];
+for (const name of services) {
+  const count = name === 'gateway' ? 1 : replicas;
+  for (let r = 0; r < count; r++) {
+    const e = launch(name, r);
+    if (moved) ports.push(`${name}${count > 1 ? `#${r + 1}` : ''} ${name === 'gateway' ? e.PORT : e.HEALTH_PORT}`);
+  }
+}
+if (services.includes('webhooks') && replicas > 1) {
+  const targets = Array.from({ length: replicas }, (_, r) => DEFAULT_PORTS.webhooks + offset + 100 * (r + 1));
+  balance(webhooksPort, targets, 'webhooks');
+  ports.push(`webhooks (balancer) ${webhooksPort}`);
+}
+
+const where = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
+console.log(`starting ${services.join(', ')}${replicas > 1 ? `, ${replicas} replicas of each backend service` : ''} — the app will be at ${where}`);
+if (moved) console.log(`HTTP ports (health, /metrics): ${ports.join(', ')}`);
 
 function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   process.exitCode = code;
   for (const child of children.values()) child.kill('SIGTERM');
+  if (children.size === 0) process.exit(code);
   setTimeout(() => process.exit(code), 15_000).unref();
 }
 process.on('SIGINT', () => stop(0));

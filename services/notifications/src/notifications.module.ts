@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
+import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
+import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
 import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
 import { EsimReadyEventHandler } from './redemptions/esim-ready.event-handler';
 import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
@@ -32,6 +34,8 @@ export class NotificationsModule {
         EmailChangedEventHandler,
         EsimReadyEventHandler,
         DataGiftGrantedEventHandler,
+        DeliveryResolvedEventHandler,
+        PurchaseResolvedEventHandler,
       ],
     };
   }

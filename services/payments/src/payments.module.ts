@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { PaymentsConfig } from './config';
 import { Purchases1732062000000 } from './migrations/1732062000000-purchases';
+import { PaymentsOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
+import { OperatorQueueRpcHandler } from './refunds/operator-queue.rpc-handler';
+import { PurchaseResolutions } from './refunds/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
 import { CreatePaymentRpcHandler } from './purchases/create-payment.rpc-handler';
 import { EsimFailedEventHandler } from './purchases/esim-failed.event-handler';
@@ -35,7 +38,7 @@ export class PaymentsModule {
           name: 'payments',
           config,
           entities: [EsimPurchaseEntity, WebhookTransactionEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
-          migrations: [Purchases1732062000000],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000],
         }),
       ],
       controllers: [
@@ -45,6 +48,7 @@ export class PaymentsModule {
         PaymentConfigRpcHandler,
         StripeWebhookRpcHandler,
         SandboxStripeRpcHandler,
+        OperatorQueueRpcHandler,
         // The emulator's HTTP API exists only in sandbox mode (its RPC relay then answers 404).
         ...(stripe.sandbox ? [StripeEmulatorController] : []),
       ],
@@ -53,6 +57,7 @@ export class PaymentsModule {
         StripeApiService,
         StripeModeLog,
         EsimPurchasesService,
+        PurchaseResolutions,
         FulfilmentService,
         StripeWebhookIngestionService,
         StripeEmulatorService,

@@ -12,6 +12,12 @@ import { Inbox, PostgresInbox, RedisInbox } from '../messaging/inbox';
 import { OutboxRelay } from '../messaging/outbox-relay';
 import { RpcClient } from '../messaging/rpc-client';
 import { UnitOfWork } from '../messaging/unit-of-work';
+import { CommitHooks } from '../observability/after-commit';
+import { Metrics } from '../observability/metrics';
+import { METRICS_TOKEN, MetricsController } from '../observability/metrics.controller';
+import { PlatformMetrics } from '../observability/platform-metrics';
+import { QueueInspector } from '../observability/queue-inspector';
+import { flushTracing } from '../observability/tracing';
 import { HandlerDiscovery, PortMismatchError, portMismatches } from './handler-discovery';
 import { loggingModule } from './logging.module';
 import { CONFIG, PLATFORM_REDIS, SERVICE_NAME, SERVICE_PORT } from './tokens';
@@ -32,6 +38,12 @@ export interface ServicePlatformOptions {
   logRequests?: boolean;
 }
 
+/** What the lifecycle watches for the metrics: the outbox (with a database) and the consumer's queues. */
+interface Observed {
+  metrics: PlatformMetrics;
+  inspector: QueueInspector;
+}
+
 /**
  * Checks the discovered handlers against the port, starts the relay and consumer after boot, and
  * on shutdown stops taking work, then closes in order.
@@ -46,6 +58,7 @@ class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppli
     private readonly rpc: RpcClient,
     private readonly amqp: AmqpConnection,
     private readonly store: { relay?: OutboxRelay; dataSource?: DataSource; redis?: Redis },
+    private readonly observed: Observed,
   ) {}
 
   onModuleInit(): void {
@@ -53,6 +66,10 @@ class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppli
     const problems = portMismatches(this.port, events, this.discovery.rpcHandlers());
     if (problems.length > 0) throw new PortMismatchError(this.port.name, problems);
     this.consumer.bind(events);
+    const { metrics, inspector } = this.observed;
+    if (this.store.dataSource) metrics.watchOutbox(this.store.dataSource);
+    // Only a consumer with handlers declares its queues (EventConsumer.start).
+    metrics.watchQueues(inspector, () => (this.consumer.eventTypes.length > 0 ? { queue: this.consumer.queue, deadLetterQueue: this.consumer.deadLetterQueue } : undefined));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -71,9 +88,11 @@ class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppli
     await this.consumer.stop();
     await this.store.relay?.stop();
     await this.rpc.close();
+    await this.observed.inspector.close();
     await this.amqp.close();
     await this.store.dataSource?.destroy();
     await this.store.redis?.quit().catch(() => this.store.redis?.disconnect());
+    await flushTracing();
   }
 }
 
@@ -92,27 +111,38 @@ export class ServicePlatformModule {
     if (!port) throw new Error(`${name} has no port: declare it in libs/contracts/src/ports/ and SERVICE_PORTS`);
     const withDatabase = opts.database !== false;
     const names = { exchange: config.EVENTS_EXCHANGE, queuePrefix: config.QUEUE_PREFIX };
-    const consumerOptions = { ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT };
+    const consumerOptions = (metrics: PlatformMetrics) => ({ ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT, metrics });
 
     const storage: Provider[] = withDatabase
       ? [
           {
             provide: DataSource,
-            useFactory: () =>
-              openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE }),
+            useFactory: async () => {
+              const ds = await openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE });
+              // afterCommit (domain counters) hears of commits through it.
+              ds.subscribers.push(new CommitHooks());
+              return ds;
+            },
           },
           {
             provide: OutboxRelay,
-            inject: [DataSource, AmqpConnection],
-            useFactory: (ds: DataSource, amqp: AmqpConnection) =>
-              new OutboxRelay(ds, amqp, { exchange: names.exchange, pollMs: config.OUTBOX_POLL_MS, retentionHours: config.OUTBOX_RETENTION_HOURS, maxAttempts: config.OUTBOX_MAX_ATTEMPTS }),
+            inject: [DataSource, AmqpConnection, PlatformMetrics],
+            useFactory: (ds: DataSource, amqp: AmqpConnection, metrics: PlatformMetrics) =>
+              new OutboxRelay(ds, amqp, {
+                exchange: names.exchange,
+                pollMs: config.OUTBOX_POLL_MS,
+                retentionHours: config.OUTBOX_RETENTION_HOURS,
+                maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
+                metrics,
+                service: name,
+              }),
           },
           { provide: UnitOfWork, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new UnitOfWork(ds, relay) },
           { provide: PostgresInbox, inject: [DataSource, OutboxRelay], useFactory: (ds: DataSource, relay: OutboxRelay) => new PostgresInbox(ds, relay) },
           {
             provide: EventConsumer,
-            inject: [AmqpConnection, PostgresInbox],
-            useFactory: (amqp: AmqpConnection, inbox: Inbox) => new EventConsumer(amqp, inbox, consumerOptions),
+            inject: [AmqpConnection, PostgresInbox, PlatformMetrics],
+            useFactory: (amqp: AmqpConnection, inbox: Inbox, metrics: PlatformMetrics) => new EventConsumer(amqp, inbox, consumerOptions(metrics)),
           },
           {
             provide: HEALTH_CHECKS,
@@ -124,9 +154,9 @@ export class ServicePlatformModule {
           },
           {
             provide: PlatformLifecycle,
-            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, OutboxRelay, DataSource],
-            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, relay: OutboxRelay, dataSource: DataSource) =>
-              new PlatformLifecycle(port, d, c, rpc, amqp, { relay, dataSource }),
+            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, OutboxRelay, DataSource, PlatformMetrics, QueueInspector],
+            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, relay: OutboxRelay, dataSource: DataSource, metrics: PlatformMetrics, inspector: QueueInspector) =>
+              new PlatformLifecycle(port, d, c, rpc, amqp, { relay, dataSource }, { metrics, inspector }),
           },
         ]
       : [
@@ -136,8 +166,9 @@ export class ServicePlatformModule {
           },
           {
             provide: EventConsumer,
-            inject: [AmqpConnection, PLATFORM_REDIS],
-            useFactory: (amqp: AmqpConnection, redis: Redis) => new EventConsumer(amqp, new RedisInbox(redis, config.INBOX_TTL_HOURS * 3600), consumerOptions),
+            inject: [AmqpConnection, PLATFORM_REDIS, PlatformMetrics],
+            useFactory: (amqp: AmqpConnection, redis: Redis, metrics: PlatformMetrics) =>
+              new EventConsumer(amqp, new RedisInbox(redis, config.INBOX_TTL_HOURS * 3600), consumerOptions(metrics)),
           },
           {
             provide: HEALTH_CHECKS,
@@ -149,26 +180,35 @@ export class ServicePlatformModule {
           },
           {
             provide: PlatformLifecycle,
-            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, PLATFORM_REDIS],
-            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, redis: Redis) => new PlatformLifecycle(port, d, c, rpc, amqp, { redis }),
+            inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, PLATFORM_REDIS, PlatformMetrics, QueueInspector],
+            useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, redis: Redis, metrics: PlatformMetrics, inspector: QueueInspector) =>
+              new PlatformLifecycle(port, d, c, rpc, amqp, { redis }, { metrics, inspector }),
           },
         ];
 
     return {
       module: ServicePlatformModule,
       imports: [DiscoveryModule, loggingModule(name, config.LOG_LEVEL, { logRequests: opts.logRequests, format: config.LOG_FORMAT })],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_NAME, useValue: name },
         { provide: SERVICE_PORT, useValue: port },
         { provide: AmqpConnection, useFactory: () => new AmqpConnection(config.AMQP_URL, name) },
-        { provide: RpcClient, inject: [AmqpConnection], useFactory: (amqp: AmqpConnection) => new RpcClient({ ...names, connection: amqp, timeoutMs: config.RPC_TIMEOUT_MS }) },
+        { provide: Metrics, useFactory: () => new Metrics(name) },
+        { provide: PlatformMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new PlatformMetrics(metrics) },
+        { provide: METRICS_TOKEN, useValue: config.METRICS_TOKEN },
+        { provide: QueueInspector, inject: [AmqpConnection], useFactory: (amqp: AmqpConnection) => new QueueInspector(amqp) },
+        {
+          provide: RpcClient,
+          inject: [AmqpConnection, PlatformMetrics],
+          useFactory: (amqp: AmqpConnection, metrics: PlatformMetrics) => new RpcClient({ ...names, connection: amqp, timeoutMs: config.RPC_TIMEOUT_MS, metrics, service: name }),
+        },
         HandlerDiscovery,
         ...storage,
       ],
       exports: [
-        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, EventConsumer, HEALTH_CHECKS,
+        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
         ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay] : [PLATFORM_REDIS]),
       ],
     };

@@ -8,6 +8,9 @@ import { ConfigError, Env, loadConfig } from '../config/load-config';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { AmqpRpcServer } from '../messaging/rpc-server';
 import { rpcQueueName } from '../messaging/topology';
+import { httpObserver } from '../observability/http-observer';
+import { PlatformMetrics } from '../observability/platform-metrics';
+import { startTracing } from '../observability/tracing';
 import { SERVICE_PORT } from './tokens';
 
 export interface StartServiceOptions {
@@ -35,12 +38,15 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
     if (opts.shutdownHooks) app.enableShutdownHooks();
+    const metrics = app.get(PlatformMetrics);
+    // Before any edge middleware: every request is timed (and traced), whoever answers it.
+    app.use(httpObserver(opts.name, metrics));
     await opts.configure?.(app);
     await app.init();
     const port = app.get<ServicePort>(SERVICE_PORT);
     if (port.answers.length > 0) {
       const queue = rpcQueueName({ exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX }, opts.name);
-      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue) }, { inheritAppConfig: true });
+      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }) }, { inheritAppConfig: true });
       await app.startAllMicroservices();
     }
     await app.listen(opts.port);
@@ -82,6 +88,8 @@ export interface ServiceDefinition<S extends z.ZodObject> {
 export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>) {
   return (env: Env, opts: Pick<StartServiceOptions, 'shutdownHooks'> = {}): Promise<INestApplication> => {
     const config = loadConfig(def.configSchema, env) as z.infer<S> & PlatformConfig;
+    // Traces are exported when an OTLP endpoint is configured; otherwise nothing is started.
+    startTracing({ service: def.name, env });
     return startService({
       name: def.name,
       module: def.module(config),

@@ -24,6 +24,8 @@ export const platformConfigSchema = z.object({
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),
   HEALTH_PORT: z.coerce.number().int().min(0).optional().describe("HTTP port of a backend service's /health/live and /health/ready (default: the service's own port, 3101-3105; 0 picks a free port)."),
+  METRICS_TOKEN: z.string().min(16).optional().describe('When set, GET /metrics answers only `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`). Set it on the gateway, whose port is public; other services are reached on the private network only.'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional().describe('OpenTelemetry collector (OTLP over HTTP, e.g. http://otel-collector:4318): traces are exported to <endpoint>/v1/traces. Unset: tracing is off and costs nothing (the standard OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME and OTEL_TRACES_SAMPLER are honoured too). See docs/observability.md.'),
   ALLOW_SANDBOX_IN_PRODUCTION: envBoolean(false).describe('Lets production run a provider sandbox (demo deployments only).'),
 });
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;

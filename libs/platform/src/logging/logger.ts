@@ -1,6 +1,7 @@
 import pino, { DestinationStream, Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { RequestContext } from '../context/request-context';
+import { currentTraceIds } from '../observability/tracing';
 
 /** Words whose values never reach a log line. */
 export const REDACTED_PATHS = [
@@ -35,7 +36,7 @@ export function prettyStream(destination: NodeJS.WritableStream = process.stdout
 }
 
 /** One logger per process; every line carries the service name and the correlation id. */
-export function createLogger(service: string, level: string, format: LogFormat = 'auto'): Logger {
+export function createLogger(service: string, level: string, format: LogFormat = 'auto', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service },
@@ -43,8 +44,14 @@ export function createLogger(service: string, level: string, format: LogFormat =
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin() {
       const ctx = RequestContext.current();
-      return ctx ? { correlationId: ctx.correlationId, ...(ctx.userId ? { userId: ctx.userId } : {}) } : {};
+      // With tracing on, the trace beside the correlation id: a log line leads to its trace and back.
+      const ids = currentTraceIds();
+      return {
+        ...(ctx ? { correlationId: ctx.correlationId, ...(ctx.userId ? { userId: ctx.userId } : {}) } : {}),
+        ...(ids ? { traceId: ids.traceId, spanId: ids.spanId } : {}),
+      };
     },
   };
-  return resolveLogFormat(format) === 'pretty' ? pino(options, prettyStream()) : pino(options);
+  if (resolveLogFormat(format) === 'pretty') return pino(options, prettyStream());
+  return destination ? pino(options, destination) : pino(options);
 }

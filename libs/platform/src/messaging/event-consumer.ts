@@ -1,8 +1,13 @@
 import { Logger } from '@nestjs/common';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { eventEnvelopeSchema, EventEnvelope } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
+import { deadLetterHeaders, DeadLetterReason } from '../dead-letters/dead-letter-headers';
+import { secondsSince } from '../observability/metrics';
+import type { PlatformMetrics } from '../observability/platform-metrics';
+import { contextFrom, failed, inSpan, serviceTracer, SpanKind, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
 import { EventHandlerBinding } from './event-handler';
 import { GroupCommit } from '../persistence/group-commit';
@@ -14,6 +19,8 @@ export interface EventConsumerOptions extends MessagingNames {
   consumer: string;
   deliveryLimit: number;
   prefetch?: number;
+  /** Counts deliveries by outcome and times them (event_consumer_*). */
+  metrics?: PlatformMetrics;
 }
 
 /** What the consumer did since it started; tests and operators read it. */
@@ -30,6 +37,8 @@ export interface EventConsumerStats {
 type Settlement = 'ack' | 'retry' | 'dead-letter';
 
 const DEFAULT_PREFETCH = 16;
+/** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
+const GROUPED_PREFETCH = 256;
 
 /**
  * Consumes the service's own quorum queue. Each delivery runs through the inbox (one transaction
@@ -53,6 +62,7 @@ export class EventConsumer {
   private readonly closedChannels = new WeakSet<Channel>();
   private current?: { ch: Channel; consumerTag: string };
   private stopping = false;
+  private readonly tracer: Tracer;
   readonly stats: EventConsumerStats = { received: 0, applied: 0, duplicates: 0, failed: 0, settlementsLost: 0 };
 
   constructor(
@@ -61,6 +71,7 @@ export class EventConsumer {
     private readonly opts: EventConsumerOptions,
     bindings: EventHandlerBinding[] = [],
   ) {
+    this.tracer = serviceTracer(opts.consumer);
     this.bind(bindings);
   }
 
@@ -71,6 +82,12 @@ export class EventConsumer {
       if (taken) throw new Error(`${b.event.routingKey} has two handlers: ${taken.name} and ${b.name}`);
       this.handlers.set(b.event.routingKey, b);
     }
+  }
+
+  /** Unacknowledged deliveries the broker lets this consumer hold. */
+  get prefetch(): number {
+    const grouped = [...this.handlers.values()].some((b) => b.handler.handleAll);
+    return this.opts.prefetch ?? (grouped ? GROUPED_PREFETCH : DEFAULT_PREFETCH);
   }
 
   get queue(): string {
@@ -109,7 +126,7 @@ export class EventConsumer {
         });
         for (const key of this.handlers.keys()) await ch.bindQueue(queue, this.opts.exchange, key);
         if (this.stopping) return;
-        await ch.prefetch(this.opts.prefetch ?? DEFAULT_PREFETCH);
+        await ch.prefetch(this.prefetch);
         const { consumerTag } = await ch.consume(queue, (msg) => msg && this.track(this.onMessage(ch, msg)), { noAck: false });
         this.current = { ch, consumerTag };
       },
@@ -152,33 +169,54 @@ export class EventConsumer {
       envelope = eventEnvelopeSchema.parse(JSON.parse(msg.content.toString('utf8'))) as EventEnvelope;
     } catch (err) {
       this.log.error(`unreadable message on ${this.queue}, dead-lettering it: ${(err as Error).message}`);
-      this.settle(ch, msg, 'dead-letter');
+      this.opts.metrics?.deliveries.inc({ event: 'unknown', outcome: 'unreadable' });
+      this.deadLetter(ch, msg, 'unreadable', (err as Error).message);
       return;
     }
     const binding = this.handlers.get(envelope.type);
     if (!binding) {
       this.log.warn(`no handler for ${envelope.type} on ${this.queue}; acknowledging`);
+      this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: 'unhandled' });
       this.settle(ch, msg, 'ack');
       return;
     }
-    await RequestContext.run({ correlationId: envelope.correlationId, causationId: envelope.id }, async () => {
-      try {
-        const payload = binding.event.schema.parse(envelope.payload);
-        const applied = await this.apply(binding, envelope, payload);
-        if (applied) this.stats.applied++;
-        else this.stats.duplicates++;
-        this.settle(ch, msg, 'ack');
-        if (applied) this.log.log(`applied ${envelope.type} ${envelope.id}`);
-        else this.log.log(`skipped ${envelope.type} ${envelope.id}: already applied`);
-      } catch (err) {
-        this.stats.failed++;
-        // The quorum queue counts returns; past the limit it moves the message to the DLQ.
-        const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
-        const fate = returns >= this.opts.deliveryLimit ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
-        this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
-        this.settle(ch, msg, 'retry');
-      }
-    });
+    const started = process.hrtime.bigint();
+    // The trace the event was announced in continues here (the relay published its context as headers).
+    const span = tracingEnabled()
+      ? {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom(msg.properties.headers),
+          attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.queue, 'messaging.message.id': envelope.id, correlation_id: envelope.correlationId },
+        }
+      : undefined;
+    await RequestContext.run({ correlationId: envelope.correlationId, causationId: envelope.id }, () =>
+      inSpan(this.tracer, `${envelope.type} process`, span, (traced) => this.deliver(ch, msg, binding, envelope, started, traced)),
+    );
+  }
+
+  private async deliver(ch: Channel, msg: ConsumeMessage, binding: EventHandlerBinding, envelope: EventEnvelope, started: bigint, span?: Span): Promise<void> {
+    try {
+      const payload = binding.event.schema.parse(envelope.payload);
+      const applied = await this.apply(binding, envelope, payload);
+      if (applied) this.stats.applied++;
+      else this.stats.duplicates++;
+      this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: applied ? 'applied' : 'duplicate' });
+      this.opts.metrics?.handling.observe({ event: envelope.type }, secondsSince(started));
+      span?.setAttribute('inbox.duplicate', !applied);
+      this.settle(ch, msg, 'ack');
+      if (applied) this.log.log(`applied ${envelope.type} ${envelope.id}`);
+      else this.log.log(`skipped ${envelope.type} ${envelope.id}: already applied`);
+    } catch (err) {
+      this.stats.failed++;
+      this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: 'failed' });
+      failed(span, err);
+      // The quorum queue counts returns; past the limit it moves the message to the DLQ.
+      const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
+      const fate = returns >= this.opts.deliveryLimit ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
+      this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
+      if (returns >= this.opts.deliveryLimit) this.deadLetter(ch, msg, 'handler_failed', (err as Error).message);
+      else this.settle(ch, msg, 'retry');
+    }
   }
 
   /** Through the inbox: alone, or grouped with the deliveries of the same event that arrive together (handleAll). */
@@ -196,11 +234,39 @@ export class EventConsumer {
             (tx, fresh) => handler.handleAll!(items.filter((i) => fresh.includes(i.envelope)), tx),
           ),
         // A group is at most what the prefetch lets in; two groups overlap (one commits while the next forms).
-        { maxBatch: this.opts.prefetch ?? DEFAULT_PREFETCH, concurrency: 2 },
+        { maxBatch: this.prefetch, concurrency: 2 },
       );
       this.groups.set(binding.event.routingKey, group);
     }
     return group.submit({ envelope, payload });
+  }
+
+  /**
+   * Moves a message that will not be applied to the dead-letter queue with why (the last error,
+   * how many deliveries), then acks it, on the channel it came on: the publish is sent first, so
+   * a link that drops in between leaves the message to be delivered again, never lost. The
+   * queue's delivery limit stays as the broker's own safety net (a handler that kills the
+   * process), where only "delivery_limit" is known. Operators read the reason on /admin
+   * (libs/platform/src/dead-letters).
+   */
+  private deadLetter(ch: Channel, msg: ConsumeMessage, reason: DeadLetterReason, error: string): void {
+    if (this.closedChannels.has(ch)) {
+      this.settlementLost(msg, 'dead-letter', 'the channel closed');
+      return;
+    }
+    try {
+      const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
+      ch.sendToQueue(this.deadLetterQueue, msg.content, {
+        ...msg.properties,
+        persistent: true,
+        headers: deadLetterHeaders(msg, { reason, error, deliveries: returns + 1, consumer: this.opts.consumer }),
+      });
+    } catch (err) {
+      this.log.warn(`could not move message ${msg.properties.messageId ?? msg.fields.deliveryTag} to ${this.deadLetterQueue} (${(err as Error).message}); the broker dead-letters it`);
+      this.settle(ch, msg, 'dead-letter');
+      return;
+    }
+    this.settle(ch, msg, 'ack');
   }
 
   /**

@@ -34,7 +34,7 @@ export class PostgresInbox implements Inbox {
       if (inserted.length === 0) return false;
       const tx = new Tx(manager);
       await work(tx);
-      await writeOutbox(manager, tx.staged);
+      await writeOutbox(manager, tx.staged, tx.headers);
       staged = tx.staged.length;
       return true;
     });
@@ -56,7 +56,7 @@ export class PostgresInbox implements Inbox {
       const mine = envelopes.map((e) => fresh.delete(e.id));
       const tx = new Tx(manager);
       if (mine.some(Boolean)) await work(tx, envelopes.filter((_, i) => mine[i]));
-      await writeOutbox(manager, tx.staged);
+      await writeOutbox(manager, tx.staged, tx.headers);
       staged = tx.staged.length;
       return mine;
     });

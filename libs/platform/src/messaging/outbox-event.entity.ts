@@ -12,4 +12,6 @@ export class OutboxEventEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true }) lastError!: string | null;
   /** Set when the event was set aside after too many tries with no queue bound (see OutboxRelay). */
   @Column({ name: 'parked_at', type: 'timestamptz', nullable: true }) parkedAt!: Date | null;
+  /** Message headers to publish the event with: the W3C trace context it was announced in, when traced. */
+  @Column({ type: 'jsonb', nullable: true }) headers!: Record<string, string> | null;
 }

@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
+import { context, ROOT_CONTEXT, trace, Tracer } from '@opentelemetry/api';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PlatformMetrics } from '../observability/platform-metrics';
+import { contextFrom, failed, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
 import { OutboxWaker } from './unit-of-work';
 
@@ -17,6 +20,10 @@ export interface OutboxRelayOptions {
    * with its type, and no longer read by the relay (default 10, about 17 minutes of backoff).
    */
   maxAttempts?: number;
+  /** Counts what is published (outbox_published_events_total). */
+  metrics?: PlatformMetrics;
+  /** Names the relay's publish spans when tracing is on. */
+  service?: string;
 }
 
 /** An event set aside because no queue was bound to it; operators read these (see docs/architecture.md). */
@@ -34,6 +41,7 @@ interface OutboxRow {
   routing_key: string;
   envelope: { id: string; type: string; correlationId: string };
   attempts: number;
+  headers: Record<string, string> | null;
 }
 
 /** Longest wait before a returned (unroutable) event is tried again. */
@@ -44,7 +52,7 @@ const DEFAULT_MAX_ATTEMPTS = 10;
  * The relay's one read per pass. Parked and published rows are outside the partial index
  * `outbox_events_due` (see messaging-tables.migration.ts), so this work does not grow with them.
  */
-export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope, attempts FROM outbox_events
+export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope, attempts, headers FROM outbox_events
   WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
   ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -63,12 +71,14 @@ export class OutboxRelay implements OutboxWaker {
   private draining?: Promise<void>;
   private again = false;
   private stopped = true;
+  private readonly tracer: Tracer;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly connection: AmqpConnection,
     private readonly opts: OutboxRelayOptions,
   ) {
+    this.tracer = serviceTracer(opts.service ?? 'outbox-relay');
     this.channel = connection.manager.createChannel({
       confirm: true,
       json: false,
@@ -137,7 +147,8 @@ export class OutboxRelay implements OutboxWaker {
       this.again = true;
       return;
     }
-    this.draining = this.drainLoop().finally(() => {
+    // Not part of the trace of whichever request woke it: a pass publishes events of many traces.
+    this.draining = context.with(ROOT_CONTEXT, () => this.drainLoop()).finally(() => {
       this.draining = undefined;
       if (this.again) {
         this.again = false;
@@ -175,27 +186,50 @@ export class OutboxRelay implements OutboxWaker {
     return this.dataSource.transaction(async (m) => {
       const rows: OutboxRow[] = await m.query(CLAIM_DUE_EVENTS_SQL, [this.opts.batchSize ?? 100]);
       if (rows.length === 0) return 0;
-      await Promise.all(
-        rows.map((row) =>
-          this.channel.publish(this.opts.exchange, row.routing_key, Buffer.from(JSON.stringify(row.envelope)), {
-            persistent: true,
-            mandatory: true,
-            contentType: 'application/json',
-            messageId: row.id,
-            type: row.envelope.type,
-            correlationId: row.envelope.correlationId,
-            timestamp: Math.floor(Date.now() / 1000),
-          }),
-        ),
-      );
+      await Promise.all(rows.map((row) => this.publish(row)));
       const unroutable = rows.filter((r) => this.returned.delete(r.id)).map((r) => r.id);
-      const published = rows.filter((r) => !unroutable.includes(r.id)).map((r) => r.id);
+      const routed = rows.filter((r) => !unroutable.includes(r.id));
+      const published = routed.map((r) => r.id);
+      for (const r of routed) this.opts.metrics?.published.inc({ event: r.routing_key });
       if (published.length > 0) {
         await m.query('UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1)', [published]);
       }
       if (unroutable.length > 0) await this.backOffOrPark(m, rows.filter((r) => unroutable.includes(r.id)));
       return published.length;
     });
+  }
+
+  /**
+   * Publishes one event with its stored headers. When traced, the publish is a producer span in
+   * the trace the event was announced in, and the consumers continue from that span.
+   */
+  private async publish(row: OutboxRow): Promise<void> {
+    const parent = tracingEnabled() && row.headers ? contextFrom(row.headers) : undefined;
+    const traced =
+      parent &&
+      this.tracer.startSpan(
+        `${row.routing_key} publish`,
+        { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.opts.exchange, 'messaging.message.id': row.id, correlation_id: row.envelope.correlationId } },
+        parent,
+      );
+    const headers = traced ? { ...row.headers, ...traceHeaders(trace.setSpan(parent, traced)) } : (row.headers ?? undefined);
+    try {
+      await this.channel.publish(this.opts.exchange, row.routing_key, Buffer.from(JSON.stringify(row.envelope)), {
+        persistent: true,
+        mandatory: true,
+        contentType: 'application/json',
+        messageId: row.id,
+        type: row.envelope.type,
+        correlationId: row.envelope.correlationId,
+        timestamp: Math.floor(Date.now() / 1000),
+        headers,
+      });
+    } catch (err) {
+      failed(traced, err);
+      throw err;
+    } finally {
+      traced?.end();
+    }
   }
 
   /**

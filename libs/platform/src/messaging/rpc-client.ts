@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { RpcDefinition, RpcRequest, RpcResponse } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
 import { AppError } from '../errors/app-error';
+import { secondsSince } from '../observability/metrics';
+import { PlatformMetrics } from '../observability/platform-metrics';
+import { inSpan, isServerError, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
 import type { RpcReplyPacket, RpcRequestPacket } from './rpc-server';
 import { MessagingNames, rpcQueueName } from './topology';
@@ -15,6 +19,10 @@ export interface RpcClientOptions extends MessagingNames {
   connection?: AmqpConnection;
   /** … or a URL, for a test that calls a service from outside: the client then owns its connection. */
   url?: string;
+  /** Times each call (rpc_client_duration_seconds). */
+  metrics?: PlatformMetrics;
+  /** The calling service: names its client spans when tracing is on. */
+  service?: string;
 }
 
 /** RabbitMQ's direct reply-to: replies come straight back on the channel that sent the request. */
@@ -38,8 +46,10 @@ export class RpcClient {
   private readonly ownsConnection: boolean;
   private channel?: ChannelWrapper;
   private readonly pending = new Map<string, Pending>();
+  private readonly tracer: Tracer;
 
   constructor(private readonly opts: RpcClientOptions) {
+    this.tracer = serviceTracer(opts.service ?? 'rpc-client');
     if (opts.connection) {
       this.connection = opts.connection;
       this.ownsConnection = false;
@@ -54,6 +64,21 @@ export class RpcClient {
   }
 
   async call<D extends RpcDefinition>(def: D, data: RpcRequest<D>, opts: { timeoutMs?: number } = {}): Promise<RpcResponse<D>> {
+    const started = process.hrtime.bigint();
+    const span = tracingEnabled()
+      ? { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'rabbitmq', 'rpc.method': def.pattern, correlation_id: RequestContext.current()?.correlationId }, isFailure: isServerError }
+      : undefined;
+    try {
+      const response = await inSpan(this.tracer, def.pattern, span, () => this.send(def, data, opts));
+      this.opts.metrics?.rpcClient.observe({ pattern: def.pattern, outcome: 'ok' }, secondsSince(started));
+      return response;
+    } catch (err) {
+      this.opts.metrics?.rpcClient.observe({ pattern: def.pattern, outcome: PlatformMetrics.outcome(err) }, secondsSince(started));
+      throw err;
+    }
+  }
+
+  private async send<D extends RpcDefinition>(def: D, data: RpcRequest<D>, opts: { timeoutMs?: number }): Promise<RpcResponse<D>> {
     const ctx = RequestContext.current();
     const message = { meta: { correlationId: ctx?.correlationId ?? RequestContext.correlationId(), userId: ctx?.userId }, data };
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs;
@@ -97,6 +122,8 @@ export class RpcClient {
           contentType: 'application/json',
           expiration: String(timeoutMs),
           mandatory: true,
+          // The caller's trace continues in the service that answers (none when tracing is off).
+          headers: traceHeaders(),
         })
         .catch((err: Error) => {
           const p = this.pending.get(id);

@@ -1,9 +1,13 @@
 import { Logger } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
 import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
 import { AppError } from '../errors/app-error';
+import { secondsSince } from '../observability/metrics';
+import { PlatformMetrics } from '../observability/platform-metrics';
+import { contextFrom, failed, inSpan, isServerError, serviceTracer, SpanKind, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
 
 /** One RPC request on the wire: the definition's pattern and `{ meta, data }` (see RpcClient). */
@@ -28,12 +32,15 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
   private channel?: ChannelWrapper;
   private readonly inFlight = new Set<Promise<void>>();
   private current?: { ch: Channel; consumerTag: string };
+  private readonly tracer: Tracer;
 
   constructor(
     private readonly connection: AmqpConnection,
     private readonly queue: string,
+    private readonly observe: { service?: string; metrics?: PlatformMetrics } = {},
   ) {
     super();
+    this.tracer = serviceTracer(observe.service ?? queue);
   }
 
   listen(callback: (err?: unknown) => void): void {
@@ -78,7 +85,17 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private async answer(ch: Channel, msg: ConsumeMessage): Promise<void> {
-    const reply = await this.run(msg);
+    const started = process.hrtime.bigint();
+    // The caller's trace continues here (RpcClient sends its context as headers).
+    const span = tracingEnabled() ? { kind: SpanKind.SERVER, parent: contextFrom(msg.properties.headers), attributes: { 'rpc.system': 'rabbitmq' } } : undefined;
+    const { reply, pattern } = await inSpan(this.tracer, 'rpc', span, async (traced) => {
+      const answered = await this.run(msg);
+      traced?.updateName(answered.pattern);
+      traced?.setAttribute('rpc.method', answered.pattern);
+      if (answered.reply.err !== undefined && isServerError(answered.reply.err)) failed(traced, answered.reply.err);
+      return answered;
+    });
+    this.observe.metrics?.rpcServer.observe({ pattern, outcome: PlatformMetrics.outcome(reply.err) }, secondsSince(started));
     const { replyTo, correlationId } = msg.properties;
     if (!replyTo) return;
     try {
@@ -89,26 +106,27 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async run(msg: ConsumeMessage): Promise<RpcReplyPacket> {
+  /** The answer, and the pattern it answers for the metrics (`unknown` for a request no handler takes). */
+  private async run(msg: ConsumeMessage): Promise<{ reply: RpcReplyPacket; pattern: string }> {
     let packet: RpcRequestPacket;
     try {
       packet = JSON.parse(msg.content.toString('utf8')) as RpcRequestPacket;
     } catch {
-      return { err: new AppError('validation', 'The request could not be read.').toShape() };
+      return { pattern: 'unknown', reply: { err: new AppError('validation', 'The request could not be read.').toShape() } };
     }
     const handler = typeof packet?.pattern === 'string' ? this.getHandlerByPattern(packet.pattern) : null;
     if (!handler) {
       this.log.error(`no handler for ${String(packet?.pattern)} on ${this.queue}`);
-      return { err: new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'no_rpc_handler' }).toShape() };
+      return { pattern: 'unknown', reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'no_rpc_handler' }).toShape() } };
     }
     try {
       // The handler is Nest's wrapped route: its exception filter turns an RpcException into an erroring observable.
       const result$ = this.transformToObservable(await handler(packet.data, new BaseRpcContext([packet.pattern])));
-      return { response: await lastValueFrom(result$, { defaultValue: undefined }) };
+      return { pattern: packet.pattern, reply: { response: await lastValueFrom(result$, { defaultValue: undefined }) } };
     } catch (err) {
-      if (AppError.isShape(err)) return { err };
+      if (AppError.isShape(err)) return { pattern: packet.pattern, reply: { err } };
       this.log.error(`${packet.pattern} failed: ${(err as Error)?.stack ?? String(err)}`);
-      return { err: new AppError('internal', 'Something went wrong on our side. Please try again.').toShape() };
+      return { pattern: packet.pattern, reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.').toShape() } };
     }
   }
 }

@@ -56,5 +56,21 @@ export class ParkedOutboxEvents1732060800001 implements MigrationInterface {
   }
 }
 
+/**
+ * The headers an outbox event is published with: the W3C trace context (`traceparent`) of the
+ * work that announced it, so that its consumers continue the same trace (docs/observability.md).
+ */
+export class OutboxEventHeaders1732060800002 implements MigrationInterface {
+  name = 'OutboxEventHeaders1732060800002';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE outbox_events ADD COLUMN headers jsonb');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE outbox_events DROP COLUMN headers');
+  }
+}
+
 /** The migrations of the messaging tables, in order; every service's DataSource runs them first. */
-export const MESSAGING_MIGRATIONS = [MessagingTables1732060800000, ParkedOutboxEvents1732060800001];
+export const MESSAGING_MIGRATIONS = [MessagingTables1732060800000, ParkedOutboxEvents1732060800001, OutboxEventHeaders1732060800002];

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
+import { contextFrom, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
 import { MailTransport } from './mail-transport';
@@ -18,6 +19,7 @@ export class EmailQueue {
   private readonly workerConnection: Redis;
   private readonly queue: Queue;
   private readonly worker: Worker;
+  private readonly tracer = serviceTracer('notifications');
 
   constructor(private readonly config: NotificationsConfig, private readonly transport: MailTransport) {
     this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
@@ -32,8 +34,26 @@ export class EmailQueue {
     });
   }
 
+  /** `email_queue_jobs{state}`, read from BullMQ when scraped. */
+  watch(metrics: Metrics): void {
+    const queue = this.queue;
+    metrics.gauge({
+      name: 'email_queue_jobs',
+      help: 'Email jobs in the BullMQ queue by state: waiting (to be sent), active (being sent), delayed (waiting for a retry after a failure), failed (gave up after EMAIL_ATTEMPTS).',
+      labelNames: ['state'],
+      async collect(this: Gauge<'state'>) {
+        this.reset();
+        const states = ['waiting', 'active', 'delayed', 'failed'] as const;
+        const counts = await queue.getJobCounts(...states).catch(() => undefined);
+        // (BullMQ answers `paused` beside `waiting`, whatever was asked.)
+        if (counts) for (const state of states) this.set({ state }, counts[state] ?? 0);
+      },
+    });
+  }
+
   async enqueue(email: EmailJob, jobId: string): Promise<void> {
-    await this.queue.add(email.kind, emailJobSchema.parse(email), {
+    // The trace of the event that asked for the email continues in the send (`trace`, beside the job's fields).
+    await this.queue.add(email.kind, { ...emailJobSchema.parse(email), trace: traceHeaders() }, {
       jobId,
       attempts: this.config.EMAIL_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.EMAIL_BACKOFF_MS },
@@ -44,8 +64,12 @@ export class EmailQueue {
 
   private async deliver(job: Job): Promise<void> {
     const email = emailJobSchema.parse(job.data);
-    const rendered = composeEmail(email);
-    await this.transport.send({ to: email.to, ...rendered });
+    const trace = (job.data as { trace?: Record<string, string> }).trace;
+    const span = tracingEnabled() && trace ? { kind: SpanKind.CLIENT, parent: contextFrom(trace), attributes: { 'email.kind': email.kind } } : undefined;
+    await inSpan(this.tracer, 'email send', span, async () => {
+      const rendered = composeEmail(email);
+      await this.transport.send({ to: email.to, ...rendered });
+    });
     this.log.log(`sent ${email.kind} email (job ${job.id})`);
   }
 

@@ -1,5 +1,5 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG } from '@esim/platform';
+import { CONFIG, Metrics } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from './email-queue';
 import { createMailTransport } from './mail-transport';
@@ -14,7 +14,15 @@ class EmailQueueCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: EmailQueue, inject: [CONFIG], useFactory: (c: NotificationsConfig) => new EmailQueue(c, createMailTransport(c)) },
+    {
+      provide: EmailQueue,
+      inject: [CONFIG, Metrics],
+      useFactory: (c: NotificationsConfig, metrics: Metrics) => {
+        const emails = new EmailQueue(c, createMailTransport(c));
+        emails.watch(metrics);
+        return emails;
+      },
+    },
     EmailQueueCloser,
   ],
   exports: [EmailQueue],

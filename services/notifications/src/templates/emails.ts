@@ -24,6 +24,34 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
     locale: localeSchema,
     data: z.object({ name: z.string().nullable(), amountGB: z.number(), claimUrl: z.string().url() }),
   }),
+  /** An operator added a top-up by hand, or a retried top-up went through (docs/admin.md). */
+  z.object({
+    kind: z.literal('dataDelivered'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), iccid: z.string(), appUrl: z.string().url() }),
+  }),
+  /** A redemption an operator could not deliver: its points were given back. */
+  z.object({
+    kind: z.literal('pointsReturned'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), points: z.number(), appUrl: z.string().url() }),
+  }),
+  /** A gift claim an operator could not deliver: the gift can be claimed again. */
+  z.object({
+    kind: z.literal('giftReturned'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), appUrl: z.string().url() }),
+  }),
+  /** A card purchase whose eSIM could not be delivered was refunded; `amount` is formatted, e.g. "4.99 USD". */
+  z.object({
+    kind: z.literal('purchaseRefunded'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({ name: z.string().nullable(), amountGB: z.number(), amount: z.string() }),
+  }),
 ]);
 export type EmailJob = z.infer<typeof emailJobSchema>;
 
@@ -76,6 +104,30 @@ export function composeEmail(job: EmailJob): RenderedEmail {
       return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.claimUrl }], {
         amountGB: job.data.amountGB,
       });
+    }
+    case 'dataDelivered': {
+      const m = messages(job.locale, 'dataDelivered');
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.appUrl }], {
+        amountGB: job.data.amountGB,
+        iccid: job.data.iccid,
+      });
+    }
+    case 'pointsReturned': {
+      const m = messages(job.locale, 'pointsReturned');
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.appUrl }], {
+        amountGB: job.data.amountGB,
+        points: job.data.points,
+      });
+    }
+    case 'giftReturned': {
+      const m = messages(job.locale, 'giftReturned');
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.appUrl }], {
+        amountGB: job.data.amountGB,
+      });
+    }
+    case 'purchaseRefunded': {
+      const m = messages(job.locale, 'purchaseRefunded');
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.note }], { amountGB: job.data.amountGB, amount: job.data.amount });
     }
     case 'emailChanged': {
       const m = messages(job.locale, 'emailChanged');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { PurchaseStatus } from '@esim/contracts';
+import { afterCommit, Counter, Metrics } from '@esim/platform';
 import { EsimPurchaseEntity } from './esim-purchase.entity';
 
 /** Statuses of a purchase whose payment has not succeeded: not an eSIM the user holds. */
@@ -13,10 +14,22 @@ const LIST_LIMIT = 200;
  */
 @Injectable()
 export class EsimPurchasesService {
-  constructor(private readonly db: DataSource) {}
+  private readonly statuses: Counter<'status'>;
+
+  constructor(
+    private readonly db: DataSource,
+    metrics: Metrics,
+  ) {
+    this.statuses = metrics.counter({
+      name: 'purchases_total',
+      help: 'Card purchases reaching each status, counted at commit: pending (payment created), payment_failed, processing (paid, eSIM on its way), activated, manual_delivery_required (paid, no eSIM: an operator delivers), refunded.',
+      labelNames: ['status'],
+    });
+  }
 
   async insert(purchase: Omit<EsimPurchaseEntity, 'createdAt' | 'updatedAt'>, m: EntityManager = this.db.manager): Promise<void> {
     await m.getRepository(EsimPurchaseEntity).insert(purchase);
+    afterCommit(m, () => this.statuses.inc({ status: purchase.status }));
   }
 
   findByIntent(paymentIntentId: string, m: EntityManager = this.db.manager): Promise<EsimPurchaseEntity | null> {
@@ -66,6 +79,7 @@ export class EsimPurchasesService {
       .returning('*')
       .execute();
     const rows = result.raw as Array<Record<string, unknown>>;
+    if (rows.length > 0) afterCommit(m, () => this.statuses.inc({ status: to }));
     return rows.length === 0 ? null : m.getRepository(EsimPurchaseEntity).create(fromRaw(rows[0]));
   }
 }

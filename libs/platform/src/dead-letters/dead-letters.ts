@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { ConfirmChannel, GetMessage } from 'amqplib';
+import { AmqpConnection } from '../messaging/amqp-connection';
+import { deadLetterQueueName, eventQueueName, MessagingNames } from '../messaging/topology';
+import { DEAD_LETTER_HEADERS } from './dead-letter-headers';
+
+/** One dead letter as an operator sees it. */
+export interface DeadLetterView {
+  /** The event id (what the consumer's inbox keys on); for an unreadable message, its broker id or a hash. */
+  messageId: string;
+  type: string | null;
+  occurredAt: string | null;
+  reason: string;
+  error: string | null;
+  deliveries: number | null;
+  deadLetteredAt: string | null;
+  payloadSummary: Record<string, string>;
+}
+
+export interface DeadLetterQueueView {
+  queue: string;
+  /** Messages in the queue now; `messages` holds the oldest of them. */
+  count: number;
+  messages: DeadLetterView[];
+}
+
+/** Messages looked at when searching a queue for one of them. */
+const SCAN_LIMIT = 10_000;
+/** Fields of a payload shown as [redacted]: personal data, secrets, activation codes. */
+const REDACTED = /code|token|password|secret|hash|lpa|email|phone|msisdn|name|address|signature/i;
+const IP_ADDRESS = /^ip$|Ip$|IP$/;
+const MAX_FIELDS = 12;
+const MAX_VALUE_LENGTH = 80;
+
+/**
+ * Reads, replays and discards the messages of a consumer's dead-letter queue (`<consumer>.events.dlq`),
+ * on a channel of the process's one broker connection.
+ *
+ * - Reading takes messages without acknowledging them and closes the channel, which gives them
+ *   all back to the queue: nothing is lost by looking.
+ * - Replaying sends a message to its consumer's own queue (the default exchange, not the topic
+ *   exchange, so no other consumer sees the event again), waits for the broker's confirm, and
+ *   only then removes it from the dead-letter queue. The event keeps its id, so the consumer's
+ *   inbox applies it at most once however often it is replayed, and a crash between the two steps
+ *   leaves a copy that replays harmlessly.
+ * - Discarding acknowledges the message: it is gone.
+ */
+export class DeadLetters {
+  private readonly log = new Logger('DeadLetters');
+
+  constructor(
+    private readonly connection: AmqpConnection,
+    private readonly names: MessagingNames,
+  ) {}
+
+  queueOf(consumer: string): string {
+    return deadLetterQueueName(this.names, consumer);
+  }
+
+  /** The oldest `limit` messages and the count; a consumer that never declared its queues has none. */
+  async list(consumer: string, limit = 20): Promise<DeadLetterQueueView> {
+    const queue = this.queueOf(consumer);
+    const count = await this.count(queue);
+    if (count === null) return { queue, count: 0, messages: [] };
+    return this.withChannel(async (ch) => {
+      const messages: DeadLetterView[] = [];
+      for (let i = 0; i < Math.min(limit, count); i++) {
+        const msg = await ch.get(queue, { noAck: false });
+        if (!msg) break;
+        messages.push(describe(msg));
+      }
+      return { queue, count, messages };
+    });
+  }
+
+  /** Sends one message back to its consumer; 0 when it is not in the queue (any more). */
+  replay(consumer: string, messageId: string): Promise<number> {
+    return this.take(consumer, (id) => id === messageId, true, 1);
+  }
+
+  /** Sends every message back to its consumer (those there when it starts, at most SCAN_LIMIT). */
+  replayAll(consumer: string): Promise<number> {
+    return this.take(consumer, () => true, true, SCAN_LIMIT);
+  }
+
+  /** Removes one message for good; 0 when it is not in the queue (any more). */
+  discard(consumer: string, messageId: string): Promise<number> {
+    return this.take(consumer, (id) => id === messageId, false, 1);
+  }
+
+  private async take(consumer: string, wanted: (id: string) => boolean, replay: boolean, max: number): Promise<number> {
+    const dlq = this.queueOf(consumer);
+    const target = eventQueueName(this.names, consumer);
+    const count = await this.count(dlq);
+    if (!count) return 0;
+    if (replay && (await this.count(target)) === null) throw new Error(`${target} does not exist: start the ${consumer} consumer first`);
+    return this.withChannel(async (ch) => {
+      let done = 0;
+      for (let i = 0; i < Math.min(count, SCAN_LIMIT) && done < max; i++) {
+        const msg = await ch.get(dlq, { noAck: false });
+        if (!msg) break;
+        const id = messageIdOf(msg);
+        // Not wanted: left unacknowledged, it goes back to the queue when the channel closes.
+        if (!wanted(id)) continue;
+        if (replay) {
+          ch.sendToQueue(target, msg.content, {
+            persistent: true,
+            contentType: msg.properties.contentType,
+            messageId: msg.properties.messageId,
+            type: msg.properties.type,
+            correlationId: msg.properties.correlationId,
+            timestamp: msg.properties.timestamp,
+            headers: { 'x-replayed-from': dlq, 'x-replayed-at': new Date().toISOString() },
+          });
+          await ch.waitForConfirms();
+        }
+        ch.ack(msg);
+        done++;
+        this.log.warn(`${replay ? 'replayed' : 'discarded'} dead letter ${id} of ${consumer}`);
+      }
+      return done;
+    });
+  }
+
+  /**
+   * Messages in a queue, or null when it does not exist. Asked on a channel of its own: the broker
+   * closes a channel whose checkQueue names no queue.
+   */
+  private async count(queue: string): Promise<number | null> {
+    const model = this.connection.manager.connection;
+    if (!model) throw new Error('not connected to RabbitMQ');
+    const probe = await model.createChannel();
+    probe.on('error', () => undefined);
+    try {
+      return (await probe.checkQueue(queue)).messageCount;
+    } catch {
+      return null;
+    } finally {
+      await probe.close().catch(() => undefined);
+    }
+  }
+
+  /** A confirm channel of its own for one operation; closing it returns every message taken and not acknowledged. */
+  private async withChannel<T>(work: (ch: ConfirmChannel) => Promise<T>): Promise<T> {
+    const model = this.connection.manager.connection;
+    if (!model) throw new Error('not connected to RabbitMQ');
+    const ch = await model.createConfirmChannel();
+    ch.on('error', (err: Error) => this.log.warn(`dead-letter channel: ${err.message}`));
+    try {
+      return await work(ch);
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }
+}
+
+/** The event id of a message, else its broker message id, else a hash of its bytes. */
+export function messageIdOf(msg: GetMessage): string {
+  const envelope = parseEnvelope(msg);
+  if (envelope && typeof envelope.id === 'string' && /^[A-Za-z0-9:._-]{1,200}$/.test(envelope.id)) return envelope.id;
+  const brokerId = msg.properties.messageId as unknown;
+  if (typeof brokerId === 'string' && /^[A-Za-z0-9:._-]{1,200}$/.test(brokerId)) return brokerId;
+  return `sha256-${createHash('sha256').update(msg.content).digest('hex').slice(0, 32)}`;
+}
+
+function parseEnvelope(msg: GetMessage): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(msg.content.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function describe(msg: GetMessage): DeadLetterView {
+  const headers = (msg.properties.headers ?? {}) as Record<string, unknown>;
+  const death = Array.isArray(headers['x-death']) ? (headers['x-death'][0] as Record<string, unknown>) : null;
+  const envelope = parseEnvelope(msg);
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : null);
+  const deathTime = death?.time as { value?: number } | Date | undefined;
+  return {
+    messageId: messageIdOf(msg),
+    type: str(envelope?.type) ?? str(msg.properties.type),
+    occurredAt: str(envelope?.occurredAt),
+    reason: str(headers[DEAD_LETTER_HEADERS.reason]) ?? str(death?.reason) ?? 'unknown',
+    error: str(headers[DEAD_LETTER_HEADERS.error]),
+    deliveries: num(headers[DEAD_LETTER_HEADERS.deliveries]) ?? num(death?.count),
+    deadLetteredAt:
+      str(headers[DEAD_LETTER_HEADERS.at]) ??
+      (deathTime instanceof Date ? deathTime.toISOString() : typeof deathTime?.value === 'number' ? new Date(deathTime.value * 1000).toISOString() : null),
+    payloadSummary: summarize(envelope ? envelope.payload : msg.content.toString('utf8')),
+  };
+}
+
+/** The payload's fields with short values; personal and secret ones redacted. */
+export function summarize(payload: unknown): Record<string, string> {
+  const short = (v: unknown) => {
+    const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+    return s.length > MAX_VALUE_LENGTH ? `${s.slice(0, MAX_VALUE_LENGTH - 1)}…` : s;
+  };
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return { value: short(payload) };
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(payload).slice(0, MAX_FIELDS)) out[key] = REDACTED.test(key) || IP_ADDRESS.test(key) ? '[redacted]' : short(value);
+  return out;
+}

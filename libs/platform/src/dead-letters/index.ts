@@ -1,0 +1,2 @@
+export * from './dead-letter-headers';
+export * from './dead-letters';
