@@ -1,35 +1,78 @@
 #!/usr/bin/env node
-// Load test of the offer-wall postback path against a running gateway (it starts nothing itself).
-// Signs postbacks with the sandbox credentials through the built rewards provider modules, so the
-// target must run its walls in sandbox mode. See bench/README.md.
+// Load test of the offer-wall postback path against a running product (it starts nothing itself),
+// measured against what the same Postgres does with pgbench's single-row insert in the same run.
+// Signs postbacks with the sandbox credentials through the built provider modules of the webhooks
+// service, so the target must run its walls in sandbox mode. See bench/README.md.
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const env = (name, fallback) => process.env[name] ?? fallback;
+const require = createRequire(import.meta.url);
+const env = (name, fallback) => process.env[name] || fallback;
 const GATEWAY_URL = env('GATEWAY_URL', 'http://localhost:3000').replace(/\/$/, '');
+const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
+const SIGNING_ORIGIN = new URL(env('BENCH_PUBLIC_URL', GATEWAY_URL)).origin;
 const PROVIDER = env('BENCH_PROVIDER', 'cpx');
-const REQUESTS = Number(env('BENCH_REQUESTS', '5000'));
+const REQUESTS = Number(env('BENCH_REQUESTS', '20000'));
 const CONNECTIONS = Number(env('BENCH_CONNECTIONS', '50'));
 const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
 const MAIL_OUTBOX_DIR = env('MAIL_OUTBOX_DIR', path.join(root, 'var/mail-outbox'));
+const PGBENCH_DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/esim_rewards'));
+const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
+const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
 const SIGNUP_BONUS = 100;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function loadSigning() {
-  const require = createRequire(import.meta.url);
   try {
-    const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/rewards/dist/postbacks/providers/index.js'));
-    const { sandboxCredentials } = require(path.join(root, 'services/rewards/dist/sandbox/sandbox-credentials.js'));
+    const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/webhooks/dist/postbacks/providers/index.js'));
+    const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/sandbox/sandbox-credentials.js'));
     const provider = OFFERWALL_PROVIDERS[PROVIDER];
     if (!provider) throw new Error(`unknown BENCH_PROVIDER ${PROVIDER}: one of ${Object.keys(OFFERWALL_PROVIDERS).join(', ')}`);
     return { provider, credentials: sandboxCredentials(PROVIDER) };
   } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND') throw new Error('services/rewards/dist is missing: run "npm run build" first');
+    if (err.code === 'MODULE_NOT_FOUND') throw new Error('services/webhooks/dist is missing: run "npm run build" first');
     throw err;
+  }
+}
+
+/**
+ * pgbench's single-row insert on the product's Postgres, at the same connection count: one
+ * INSERT of one row per transaction into a table of its own (created and dropped here).
+ */
+async function pgbenchInsertTps() {
+  const { Client } = require(path.join(root, 'node_modules/pg'));
+  const schema = `bench_pgbench_${randomBytes(3).toString('hex')}`;
+  const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
+  await db.connect();
+  const script = path.join(os.tmpdir(), `${schema}.sql`);
+  try {
+    await db.query(`CREATE SCHEMA ${schema}`);
+    await db.query(`CREATE TABLE ${schema}.inserts (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL)`);
+    await fs.writeFile(script, `INSERT INTO ${schema}.inserts (note) VALUES ('postback');\n`);
+    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-f', script, PGBENCH_DATABASE_URL];
+    const out = await new Promise((resolve, reject) => {
+      const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.on('data', (c) => (text += c));
+      child.stderr.on('data', (c) => (text += c));
+      child.on('error', (err) => reject(new Error(`pgbench could not run (${err.message}): install postgresql-client or set BENCH_SKIP_PGBENCH=1`)));
+      child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}`))));
+    });
+    const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
+    if (!tps) throw new Error(`no tps in pgbench's output:\n${out}`);
+    return Number(tps[1]);
+  } finally {
+    await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await db.end();
+    await fs.rm(script, { force: true });
   }
 }
 
@@ -60,14 +103,14 @@ async function codeFor(email, deadline = Date.now() + 20_000) {
       const code = /\b(\d{6})\b/.exec(mail.split(/\r?\n\r?\n/).slice(1).join('\n'));
       if (code) return code[1];
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   throw new Error(`no verification email for ${email} in ${MAIL_OUTBOX_DIR} (is SMTP_HOST unset on the notifications service?)`);
 }
 
-/** A fresh user, signed up as the SPA does (or BENCH_EMAIL/BENCH_PASSWORD signed in), holding only the bonus. */
-async function benchUser(call) {
-  if (process.env.BENCH_EMAIL) {
+/** A fresh user, signed up as the SPA does (or BENCH_EMAIL/BENCH_PASSWORD signed in). */
+async function benchUser(call, fresh = false) {
+  if (process.env.BENCH_EMAIL && !fresh) {
     const { user } = await call('POST', '/api/login', { username: process.env.BENCH_EMAIL, password: process.env.BENCH_PASSWORD });
     return user;
   }
@@ -75,44 +118,110 @@ async function benchUser(call) {
   const password = randomBytes(12).toString('hex');
   await call('POST', '/api/register', { name: 'Bench', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'en' });
   const { user } = await call('POST', '/api/verify-email', { email, code: await codeFor(email), password, name: 'Bench' });
-  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
+  // The ingestion service learns of the user from the same event: give it the same moment.
+  await sleep(500);
   return user;
 }
 
+const percentile = (values, p) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
 const { provider, credentials } = loadSigning();
+const offer = { id: 'bench', name: 'Survey (benchmark)', category: 'survey', points: 1 };
+const signedPath = (userId) => {
+  const url = provider.sign(credentials, { userId, transactionId: `bench-${randomUUID()}`, action: 'credit', offer, userIp: '203.0.113.7' }, `${SIGNING_ORIGIN}/webhooks/offerwalls/${PROVIDER}`);
+  return url.slice(SIGNING_ORIGIN.length);
+};
+
+// 1. What the database does on its own, on this machine, now.
+let pgbenchTps = NaN;
+if (!process.env.BENCH_SKIP_PGBENCH) {
+  console.log(`pgbench: single-row INSERT transactions, ${CONNECTIONS} connections, ${PGBENCH_SECONDS} s, ${PGBENCH_DATABASE_URL}`);
+  pgbenchTps = await pgbenchInsertTps();
+  console.log(`pgbench: ${fmt(pgbenchTps)} transactions/s`);
+}
+
+// 2. The users: one takes the load, one is probed for the time from answer to visible credit.
 const call = session();
 const user = await benchUser(call);
+const probeCall = session();
+const probeUser = await benchUser(probeCall, true);
 const startPoints = (await call('GET', '/api/user')).points;
-const endpoint = `${GATEWAY_URL}/webhooks/offerwalls/${PROVIDER}`;
-const offer = { id: 'bench', name: 'Survey (benchmark)', category: 'survey', points: 1 };
 const sent = [];
 
 /** Each request: a new signed transaction, or (DUPLICATE_SHARE of the time) a replay of one already sent. */
 function nextPath() {
   if (sent.length > 0 && Math.random() < DUPLICATE_SHARE) return sent[Math.floor(Math.random() * sent.length)];
-  const url = provider.sign(credentials, { userId: user.id, transactionId: `bench-${randomUUID()}`, action: 'credit', offer, userIp: '203.0.113.7' }, endpoint);
-  const route = url.slice(GATEWAY_URL.length);
+  const route = signedPath(user.id);
   sent.push(route);
   return route;
 }
 
-console.log(`postbacks: ${REQUESTS} requests over ${CONNECTIONS} connections to ${endpoint}, ~${Math.round(DUPLICATE_SHARE * 100)}% replays, user ${user.id}`);
-const started = Date.now();
+/**
+ * While the load runs: one probe postback at a time for the probe user; once answered, its task is
+ * polled on GET /api/tasks until it shows. The samples are answer → visible.
+ */
+let loadDone = false;
+const visibleAfter = [];
+let probeFailures = 0;
+async function probe() {
+  let expected = (await probeCall('GET', '/api/tasks')).length;
+  while (!loadDone) {
+    const res = await fetch(`${TARGET_URL}${signedPath(probeUser.id)}`);
+    await res.text();
+    const answeredAt = performance.now();
+    if (res.status !== 200) {
+      probeFailures++;
+      continue;
+    }
+    expected++;
+    while ((await probeCall('GET', '/api/tasks')).length < expected) await sleep(2);
+    visibleAfter.push(performance.now() - answeredAt);
+    await sleep(20);
+  }
+}
+
+console.log(
+  `postbacks: ${REQUESTS} requests over ${CONNECTIONS} connections to ${TARGET_URL}/webhooks/offerwalls/${PROVIDER} (signed for ${SIGNING_ORIGIN}), ~${Math.round(DUPLICATE_SHARE * 100)}% replays, user ${user.id}`,
+);
+const started = performance.now();
+const probing = probe();
 const result = await autocannon({
-  url: GATEWAY_URL,
+  url: TARGET_URL,
   connections: CONNECTIONS,
   amount: REQUESTS,
   requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: nextPath() }) }],
 });
-const seconds = (Date.now() - started) / 1000;
+const answeredIn = (performance.now() - started) / 1000;
+loadDone = true;
+await probing;
+
+// 3. Until the balance shows every unique transaction once; then a while longer, to see nothing more arrives.
 const unique = new Set(sent).size;
-const points = (await call('GET', '/api/user')).points;
+let points = startPoints;
+while (points - startPoints < unique && performance.now() - started < SETTLE_TIMEOUT_MS) {
+  await sleep(50);
+  points = (await call('GET', '/api/user')).points;
+}
+const creditedIn = (performance.now() - started) / 1000;
+await sleep(2000);
+points = (await call('GET', '/api/user')).points;
 const credited = points - startPoints;
+const creditsPerSecond = credited / creditedIn;
+const ratio = creditsPerSecond / pgbenchTps;
+const exact = credited === unique;
 
 console.log(`
-requests        ${result.requests.total} in ${seconds.toFixed(1)} s (${result['2xx']} answered 2xx, ${result.non2xx} other, ${result.errors} errors, ${result.timeouts} timeouts)
-requests/s      ${(result.requests.total / seconds).toFixed(0)}
-credits/s       ${(credited / seconds).toFixed(0)}  (${unique} unique transactions, ${result.requests.total - unique} replays)
-latency         p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms
-ledger check    balance grew by ${credited} points for ${unique} unique transactions: ${credited === unique ? 'OK, exactly one credit each' : 'MISMATCH'}`);
-process.exitCode = credited === unique && result.non2xx === 0 && result.errors === 0 ? 0 : 1;
+answers         ${result.requests.total} in ${fmt(answeredIn, 1)} s (${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors, ${result.timeouts} timeouts): ${fmt(result.requests.total / answeredIn)} answers/s
+answer latency  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms   (target p99 <= 50 ms: ${result.latency.p99 <= 50 ? 'met' : 'MISSED'})
+credits         ${credited} in ${fmt(creditedIn, 1)} s from the first request: ${fmt(creditsPerSecond)} credits/s (${unique} unique transactions, ${result.requests.total - unique} replays)
+answer→visible  p50 ${fmt(percentile(visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(visibleAfter, 99), 1)} ms over ${visibleAfter.length} probes (GET /api/tasks)${probeFailures ? `, ${probeFailures} probes not answered 200` : ''}
+pgbench         ${fmt(pgbenchTps)} single-row insert transactions/s
+ratio           credits/s = ${fmt(ratio * 100, 1)}% of pgbench TPS   (target >= 25%: ${ratio >= 0.25 ? 'met' : 'MISSED'})
+exactly once    balance grew by ${credited} points for ${unique} unique transactions: ${exact ? 'OK, one credit each' : 'MISMATCH'}`);
+process.exitCode = exact && result.non2xx === 0 && result.errors === 0 ? 0 : 1;

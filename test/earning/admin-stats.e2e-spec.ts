@@ -4,7 +4,7 @@ import { TEST_DATABASE_URL } from '@esim/testing';
 import { uniqueEmail } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
-import { callPostback, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
+import { callPostback, earningSettled, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
 
 describe('GET /api/admin/stats', () => {
   const adminEmail = uniqueEmail('admin');
@@ -13,12 +13,13 @@ describe('GET /api/admin/stats', () => {
   let member: HttpClient;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'], env: { ADMIN_EMAILS: adminEmail } });
+    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications', 'webhooks'], env: { ADMIN_EMAILS: adminEmail } });
     admin = sys.client();
     member = sys.client();
-    await signUpEarner(admin, sys.mail, { email: adminEmail });
-    const user = await signUpEarner(member, sys.mail);
+    await signUpEarner(admin, sys.mail, { email: adminEmail }, sys);
+    const user = await signUpEarner(member, sys.mail, {}, sys);
     expect(await callPostback(signedPostbackUrl(sys, 'bitlabs', postbackFor(user.id, 250)))).toMatchObject({ status: 200 });
+    await earningSettled(sys);
     // Gifting has no route yet: record two gifts the way esim stores them, one delivered, one only granted.
     const pg = new Client({ connectionString: TEST_DATABASE_URL });
     await pg.connect();

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { OfferwallId, SIGNUP_BONUS_POINTS } from '@esim/contracts';
+import { OfferwallId, OfferwallPostbackAccepted, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { TestMailServer, waitFor } from '@esim/testing';
-import { OFFERWALL_PROVIDERS } from '../../services/rewards/src/postbacks/providers';
-import type { Credentials, EmulatedPostback } from '../../services/rewards/src/postbacks/providers/offerwall-provider';
-import { sandboxCredentials } from '../../services/rewards/src/sandbox/sandbox-credentials';
+import { DataSource } from 'typeorm';
+import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
+import type { Credentials, EmulatedPostback } from '../../services/webhooks/src/postbacks/providers/offerwall-provider';
+import { sandboxCredentials } from '../../services/webhooks/src/sandbox/sandbox-credentials';
+import { viewSettled } from '../live/live-support';
 import { signUp, SignedUpUser } from '../support/accounts';
 import type { HttpClient } from '../support/http-client';
 import type { System } from '../support/system';
@@ -48,13 +50,48 @@ export async function callPostback(url: string, init: RequestInit = {}): Promise
   return { status: res.status, body: await res.text(), contentType: res.headers.get('content-type') };
 }
 
-/** Signs up, then waits for the sign-up bonus: from then on rewards knows the user. */
+/**
+ * Signs up, then waits for the sign-up bonus (from then on rewards knows the user) and, when the
+ * system runs the ingestion service, for that service to know the user too: each applies
+ * identity's UserRegistered on its own.
+ */
 export async function signUpEarner(
   client: HttpClient,
   mail: TestMailServer,
   overrides: Parameters<typeof signUp>[2] = {},
+  sys?: System,
 ): Promise<SignedUpUser> {
   const user = await signUp(client, mail, overrides);
   await waitFor(async () => (await client.get('/api/user')).json().points === SIGNUP_BONUS_POINTS, { what: 'the sign-up bonus' });
+  const webhooks = sys?.apps.webhooks?.get(DataSource);
+  if (webhooks) {
+    await waitFor(async () => (await webhooks.query('SELECT 1 FROM registered_users WHERE user_id = $1', [user.id])).length === 1, {
+      what: 'the ingestion service to know the user',
+    });
+  }
   return user;
+}
+
+/**
+ * Waits until rewards has applied every postback the ingestion service accepted so far (each
+ * accepted event is in rewards' inbox): crediting follows the provider's answer, it does not
+ * precede it; then until the gateway's user view has the balances rewards announced. Balances
+ * read after this are final.
+ */
+export async function earningSettled(sys: System, timeoutMs = 20_000): Promise<void> {
+  const webhooks = sys.apps.webhooks!.get(DataSource);
+  const rewards = sys.apps.rewards!.get(DataSource);
+  await waitFor(
+    async () => {
+      const accepted: Array<{ id: string }> = await webhooks.query('SELECT id FROM outbox_events WHERE routing_key = $1', [
+        OfferwallPostbackAccepted.routingKey,
+      ]);
+      const [{ applied }] = await rewards.query('SELECT count(*)::int AS applied FROM inbox_events WHERE event_id = ANY($1::uuid[])', [
+        accepted.map((r) => r.id),
+      ]);
+      return applied === accepted.length;
+    },
+    { what: 'rewards to apply every accepted postback', timeoutMs, intervalMs: 25 },
+  );
+  await viewSettled(sys);
 }

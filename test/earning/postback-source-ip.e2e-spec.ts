@@ -1,7 +1,7 @@
 import type { SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
-import { callPostback, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
+import { callPostback, earningSettled, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
 
 /**
  * Security check 17 for the source-IP allow-list: the gateway believes X-Forwarded-For only from
@@ -17,16 +17,19 @@ describe('offer-wall postbacks: source address allow-list behind a proxy', () =>
 
   beforeAll(async () => {
     sys = await startSystem({
-      services: ['identity', 'rewards', 'esim', 'notifications'],
+      services: ['identity', 'rewards', 'esim', 'notifications', 'webhooks'],
       env: { CPX_APP_ID: CPX.appId, CPX_SECURE_HASH: CPX.secret, CPX_ALLOWED_IPS: PROVIDER_IP },
       gatewayEnv: { TRUST_PROXY: 'loopback' },
     });
     client = sys.client();
-    user = await signUpEarner(client, sys.mail);
+    user = await signUpEarner(client, sys.mail, {}, sys);
   });
   afterAll(() => sys?.stop());
 
-  const points = async () => (await client.get('/api/user')).json().points as number;
+  const points = async () => {
+    await earningSettled(sys);
+    return (await client.get('/api/user')).json().points as number;
+  };
   const viaProxy = (url: string, forwardedFor: string) => callPostback(url, { headers: { 'x-forwarded-for': forwardedFor } });
 
   it('credits a live-signed postback the proxy received from an allowed address', async () => {

@@ -1,24 +1,31 @@
 import { OFFERWALL_IDS, SIGNUP_BONUS_POINTS } from '@esim/contracts';
-import { OFFERWALL_PROVIDERS } from '../../services/rewards/src/postbacks/providers';
+import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
 import type { SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
-import { callPostback, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
+import { callPostback, earningSettled, postbackFor, signUpEarner, signedPostbackUrl } from './earning-support';
 
-/** Offer-wall postbacks over HTTP: provider → gateway /webhooks → rewards → ledger, as in production. */
+/**
+ * Offer-wall postbacks over HTTP, as in production: provider → gateway /webhooks (streamed) → the
+ * ingestion service, which answers → its outbox → rewards → ledger. Balances are read once rewards
+ * has applied what was accepted (earningSettled).
+ */
 describe('offer-wall postbacks through the gateway', () => {
   let sys: System;
   let client: HttpClient;
   let user: SignedUpUser;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'] });
+    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications', 'webhooks'] });
     client = sys.client();
-    user = await signUpEarner(client, sys.mail);
+    user = await signUpEarner(client, sys.mail, {}, sys);
   });
   afterAll(() => sys?.stop());
 
-  const points = async () => (await client.get('/api/user')).json().points as number;
+  const points = async () => {
+    await earningSettled(sys);
+    return (await client.get('/api/user')).json().points as number;
+  };
 
   describe.each(OFFERWALL_IDS)('%s', (provider) => {
     const ack = OFFERWALL_PROVIDERS[provider].ack;
@@ -53,6 +60,7 @@ describe('offer-wall postbacks through the gateway', () => {
   });
 
   it('lists the credited tasks newest first, a reversed one as not completed', async () => {
+    await earningSettled(sys);
     const res = await client.get('/api/tasks');
     expect(res.status).toBe(200);
     const tasks = res.json();

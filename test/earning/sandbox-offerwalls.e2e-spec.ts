@@ -2,11 +2,11 @@ import { OFFERWALL_IDS, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import type { SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
-import { signUpEarner } from './earning-support';
+import { earningSettled, signUpEarner } from './earning-support';
 
 /**
  * No offer-wall credentials: every wall is the local emulator. Clicking Complete makes the
- * emulator's server send a signed postback to our public /webhooks URL; the browser never credits.
+ * emulator's server send a signed postback to the ingestion service; the browser never credits.
  */
 describe('sandbox offer walls', () => {
   let sys: System;
@@ -19,12 +19,15 @@ describe('sandbox offer walls', () => {
       body: new URLSearchParams(fields).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-  const points = async () => (await client.get('/api/user')).json().points as number;
+  const points = async () => {
+    await earningSettled(sys);
+    return (await client.get('/api/user')).json().points as number;
+  };
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'] });
+    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications', 'webhooks'] });
     client = sys.client();
-    user = await signUpEarner(client, sys.mail);
+    user = await signUpEarner(client, sys.mail, {}, sys);
   });
   afterAll(() => sys?.stop());
 
@@ -72,6 +75,7 @@ describe('sandbox offer walls', () => {
       expect(again.headers.get('location')).toMatch(/notice=reversed$/);
       expect(await points()).toBe(before);
     }
+    await earningSettled(sys);
     const tasks = (await client.get('/api/tasks')).json();
     expect(tasks.map((t: { provider: string; taskType: string; completed: boolean }) => [t.provider, t.taskType, t.completed])).toEqual([
       ['lootably', 'app_install', false],
@@ -84,7 +88,7 @@ describe('sandbox offer walls', () => {
     const wall = await wallOf(client, 'cpx');
     expect((await sys.client().get(wall.embed.url)).status).toBe(401);
     const other = sys.client();
-    await signUpEarner(other, sys.mail);
+    await signUpEarner(other, sys.mail, {}, sys);
     expect((await other.get(wall.embed.url)).status).toBe(403);
     const stolen = await form(other, '/sandbox/offerwalls/cpx/complete', { uid: wall.uid, offerId: 'sbx-survey' });
     expect(stolen.status).toBe(403);

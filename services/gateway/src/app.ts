@@ -12,6 +12,7 @@ import { serveSpa } from './http/spa';
 import { INGESTED_WEBHOOKS, webhooksProxy } from './offerwalls/webhooks-proxy';
 import { sessionCookieName, sessionLifetime, sessionMiddleware } from './sessions/session.middleware';
 import RedisStoreClass from 'connect-redis';
+import { UserViewFastPath } from './user-view/user-view-fast-path';
 
 export const GATEWAY_DEFAULT_PORT = 3000;
 
@@ -21,14 +22,17 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   const trust = config.TRUST_PROXY;
   http.set('trust proxy', trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(',').map((s) => s.trim()));
   http.use(requestContext);
-  http.use(securityHeaders());
-  // Provider callbacks stream to the ingestion service untouched, before any body parser reads them.
+  // Provider callbacks stream to the ingestion service untouched, before any body parser reads them
+  // (and before the browser-facing headers, which a provider's server has no use for).
   http.use(INGESTED_WEBHOOKS, webhooksProxy(config.WEBHOOKS_URL));
+  http.use(securityHeaders());
   http.use(bodyParsers(config.BODY_LIMIT));
   http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
   const store = app.get(RedisStoreClass);
   http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
+  // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
+  if (config.USER_VIEW_FAST_PATH) UserViewFastPath.install(app, config);
 }
 
 /**

@@ -8,7 +8,7 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 export const gatewayConfigSchema = platformConfigSchema
   .extend({
     PORT: envInt(3000).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
-    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which /webhooks/* (provider callbacks) is streamed.'),
+    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/*) are streamed.'),
     PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET).describe('Signs the session cookie. Required in production.'),
     SESSION_IDLE_MINUTES: envInt(30, 1).describe('A session unused this long ends.'),
@@ -33,6 +33,10 @@ export const gatewayConfigSchema = platformConfigSchema
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),
     CAPTCHA_TIMEOUT_MS: envInt(5000, 100).describe('How long to wait for siteverify.'),
+    USER_VIEW_MAX_AGE_SECONDS: envInt(3600, 1).describe('The live user view (the read model GET /api/user answers from) is rebuilt from the owning services at least this often, whatever events arrive.'),
+    USER_VIEW_FAST_PATH: envBoolean(true).describe('Answer GET /api/user for a valid session with a fresh view in front of Express (same answer, a fraction of the cost); off: every request takes the usual middleware chain.'),
+    LIVE_HEARTBEAT_MS: envInt(15000, 50).describe('How often each live stream (GET /api/events) gets a keep-alive comment and its session is checked (a stream of an expired session ends then).'),
+    LIVE_STREAMS_PER_USER: envInt(16, 1).describe('Live streams one user may hold open on one gateway replica (one per open page).'),
     REDEEM_WAIT_MS: envInt(8000, 0).describe('How long POST /api/redeem-points and /api/gift-data wait for the eSIM provider before answering status processing (the outcome then reaches the dashboard, history and My eSIMs).'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.CAPTCHA_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {

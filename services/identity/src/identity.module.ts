@@ -2,6 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { IdentityConfig } from './config';
 import { AdminEmailsBootstrap } from './admin/admin-emails.bootstrap';
+import { AuditRpcHandler } from './admin/audit.rpc-handler';
+import { AuditTrail } from './admin/audit-trail';
+import { AdminUsersRpcHandler } from './admin-users/admin-users.rpc-handler';
+import { UserSearch } from './admin-users/user-search';
 import { IsAdminRpcHandler } from './admin/is-admin.rpc-handler';
 import { ListUsersRpcHandler } from './admin/list-users.rpc-handler';
 import { AuditLog } from './audit/audit-log';
@@ -46,8 +50,10 @@ export class IdentityModule {
         DeleteAccountRpcHandler,
         IsAdminRpcHandler,
         ListUsersRpcHandler,
+        AdminUsersRpcHandler,
+        AuditRpcHandler,
       ],
-      providers: [Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],
+      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],
     };
   }
 }

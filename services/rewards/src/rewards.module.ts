@@ -1,53 +1,63 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
+import { PointsRank } from './admin-points/points-rank';
+import { PointsRankRpcHandler } from './admin-points/points-rank.rpc-handler';
 import { AdminStatsRpcHandler } from './admin-stats/admin-stats.rpc-handler';
 import { RewardsConfig } from './config';
+import { BalanceAnnouncements } from './ledger/balance-announcements';
 import { BalanceRpcHandler } from './ledger/balance.rpc-handler';
 import { Ledger } from './ledger/ledger';
 import { Ledger1732061000000 } from './migrations/1732061000000-ledger';
 import { Earning1732061000001 } from './migrations/1732061000001-earning';
-import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
-import { OfferwallSettings } from './offerwalls/offerwall-settings';
-import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
-import { PostbackIngestion } from './postbacks/postback-ingestion';
-import { PostbacksRpcHandler } from './postbacks/postbacks.rpc-handler';
-import { WebhookTransactions } from './postbacks/webhook-transactions';
-import { OfferwallEmulator } from './sandbox/offerwall-emulator';
-import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
+import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions';
+import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
+import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
+import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
+import { StuckRedemptions } from './operator-queue/stuck-redemptions';
+import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
+import { OfferwallPostbackAcceptedEventHandler } from './offerwall-credits/offerwall-postback-accepted.event-handler';
+import { ProvisioningFailedEventHandler } from './redemptions/provisioning-failed.event-handler';
+import { ProvisioningSucceededEventHandler } from './redemptions/provisioning-succeeded.event-handler';
+import { Redemption } from './redemptions/redemption.entity';
+import { Redemptions } from './redemptions/redemptions';
+import { RedemptionsRpcHandler } from './redemptions/redemptions.rpc-handler';
+import { PointsStatements } from './statement/points-statement';
+import { PointsStatementRpcHandler } from './statement/points-statement.rpc-handler';
 import { SignupBonusEventHandler } from './signup-bonus/signup-bonus.event-handler';
+import { TaskEntity } from './tasks/task.entity';
 import { Tasks } from './tasks/tasks';
 import { TasksRpcHandler } from './tasks/tasks.rpc-handler';
 
 @Module({})
 export class RewardsModule {
   static register(config: RewardsConfig): DynamicModule {
-    // Decided before anything starts: a half-configured wall stops the service with a clear message.
-    const offerwalls = OfferwallSettings.fromConfig(config);
     return {
       module: RewardsModule,
-      // Global, so that the event handlers the platform module hosts can use Ledger and WebhookTransactions.
-      global: true,
       imports: [
         ServicePlatformModule.forService({
           name: 'rewards',
           config,
-          entities: [],
-          migrations: [Ledger1732061000000, Earning1732061000001],
-          eventHandlers: [SignupBonusEventHandler, AccountDeletedEventHandler],
+          entities: [Redemption, TaskEntity],
+          migrations: [Ledger1732061000000, Earning1732061000001, Redemptions1732063000000, webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA), RewardsAdminConsole1734200000000],
         }),
       ],
-      controllers: [BalanceRpcHandler, PostbacksRpcHandler, TasksRpcHandler, OfferwallsRpcHandler, AdminStatsRpcHandler, SandboxRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler],
       providers: [
-        { provide: OfferwallSettings, useValue: offerwalls },
-        OfferwallModeLog,
+        PointsRank,
+        StuckRedemptions,
         Ledger,
+        BalanceAnnouncements,
         Tasks,
-        WebhookTransactions,
-        PostbackIngestion,
-        OfferwallEmulator,
+        OfferwallCredits,
+        OfferwallPostbackAcceptedEventHandler,
+        Redemptions,
+        PointsStatements,
+        SignupBonusEventHandler,
+        AccountDeletedEventHandler,
+        ProvisioningSucceededEventHandler,
+        ProvisioningFailedEventHandler,
       ],
-      exports: [Ledger, WebhookTransactions],
     };
   }
 }

@@ -1,5 +1,7 @@
-import { DataGiftGranted, ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
+import { DataGiftGranted, GiftSummaryChanged, ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
 import { EsimRpc } from '../esim/esim.rpc';
+import { EsimAdminRpc } from '../admin/esim-admin.rpc';
+import { DeliveryResolved, PurchaseResolved } from '../admin/operator.events';
 import { EsimWalletRpc } from '../esim/wallet.rpc';
 import { PaymentSucceeded } from '../payments/payments.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../payments/purchase-esim.events';
@@ -7,7 +9,7 @@ import { PointsReserved } from '../rewards/redemptions';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
-  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc)],
-  publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed],
-  consumes: [PointsReserved, PaymentSucceeded],
+  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc)],
+  publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged],
+  consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved],
 });

@@ -1,10 +1,27 @@
-import { AccountDeleted, PasswordChanged } from '../identity/identity.events';
+import { DataGiftGranted, GiftSummaryChanged, ProvisioningSucceeded } from '../esim/esim.events';
+import { AccountDeleted, PasswordChanged, ProfileChanged } from '../identity/identity.events';
+import { PurchaseEsimIssued } from '../payments/purchase-esim.events';
+import { BalanceChanged, TaskCredited, TaskReversed } from '../rewards/rewards.events';
 import { defineServicePort } from './service-port';
 
 /**
  * The edge calls the services' RPCs and answers none. It consumes events with a queue of its
- * own and a Redis inbox: a password change or an account deletion ends the user's sessions.
+ * own and a Redis inbox: a password change or an account deletion ends the user's sessions, and
+ * the rest keep the live user view (services/gateway/src/user-view) and its streams up to date.
  */
 export const GatewayPort = defineServicePort('gateway', {
-  consumes: [PasswordChanged, AccountDeleted],
+  consumes: [
+    PasswordChanged,
+    AccountDeleted,
+    // The view's three parts, each with its owner's version.
+    ProfileChanged,
+    BalanceChanged,
+    GiftSummaryChanged,
+    // What happened, for the notice on the user's open pages.
+    TaskCredited,
+    TaskReversed,
+    ProvisioningSucceeded,
+    DataGiftGranted,
+    PurchaseEsimIssued,
+  ],
 });

@@ -5,16 +5,18 @@ import {
   PasswordChanged,
   PasswordResetAsked,
   PasswordResetRequested,
+  ProfileChanged,
   UserRegistered,
   VerificationCodeIssued,
 } from '../identity/identity.events';
 import { IdentityRpc } from '../identity/identity.rpc';
 import { RecipientRpc } from '../identity/recipient.rpc';
+import { AuditRpc, IdentityAdminRpc } from '../admin/identity-admin.rpc';
 import { defineServicePort } from './service-port';
 
 export const IdentityPort = defineServicePort('identity', {
-  answers: [...Object.values(IdentityRpc), ...Object.values(RecipientRpc)],
-  publishes: [VerificationCodeIssued, ExistingAccountSignupAttempted, UserRegistered, PasswordResetAsked, PasswordResetRequested, PasswordChanged, EmailChanged, AccountDeleted],
+  answers: [...Object.values(IdentityRpc), ...Object.values(RecipientRpc), ...Object.values(IdentityAdminRpc), ...Object.values(AuditRpc)],
+  publishes: [VerificationCodeIssued, ExistingAccountSignupAttempted, UserRegistered, PasswordResetAsked, PasswordResetRequested, PasswordChanged, EmailChanged, AccountDeleted, ProfileChanged],
   // Forgot-password answers at once and issues the link from its own event, so that known and
   // unknown addresses take the same time to answer.
   consumes: [PasswordResetAsked],

@@ -1,8 +1,9 @@
 import { EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
+import { DeliveryResolved, PurchaseResolved } from '../admin/operator.events';
 import { defineServicePort } from './service-port';
 
 /** Emails people: every event here becomes one message in the user's language. */
 export const NotificationsPort = defineServicePort('notifications', {
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved],
 });

@@ -1,5 +1,4 @@
-export * from './offerwalls';
-export * from './postbacks';
+export * from './redemptions';
 export * from './rewards.events';
 export * from './rewards.rpc';
 export * from './tasks';

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
-import { OFFERWALL_IDS } from './offerwalls';
+import { OFFERWALL_IDS } from '../webhooks/offerwalls';
+import { REWARDS_REFUSALS } from '../webhooks/postbacks';
 import { TASK_TYPES } from './tasks';
 
-/** An offer-wall task was credited to the user (one per provider transaction). */
+/**
+ * An offer-wall task was credited to the user (one per provider transaction). The gateway's live
+ * view turns it into the user's "+N MB from <wall>" notice; the balance itself travels in
+ * BalanceChanged.
+ */
 export const TaskCredited = defineEvent(
   'rewards',
   'task-credited',
@@ -19,7 +24,7 @@ export const TaskCredited = defineEvent(
   }),
 );
 
-/** The provider took a credited task back; its points were deducted once. */
+/** The provider took a credited task back; its points were deducted once (the live view says so). */
 export const TaskReversed = defineEvent(
   'rewards',
   'task-reversed',
@@ -31,5 +36,44 @@ export const TaskReversed = defineEvent(
     transactionId: z.string(),
     points: z.number().int().positive(),
     reversedAt: z.string().datetime(),
+  }),
+);
+
+/**
+ * Rewards could not apply an offer-wall postback the ingestion service accepted: the user's points
+ * account is closed, the credit a reversal names was never applied, or the ledger already held it.
+ * The ingestion service records the outcome against the delivery (webhook_transactions), where
+ * operators look for every postback's fate.
+ */
+export const OfferwallPostbackRefused = defineEvent(
+  'rewards',
+  'offerwall-postback-refused',
+  1,
+  z.object({
+    deliveryId: z.string().uuid(),
+    provider: z.enum(OFFERWALL_IDS),
+    transactionId: z.string(),
+    outcome: z.enum(REWARDS_REFUSALS),
+    refusedAt: z.string().datetime(),
+  }),
+);
+
+/**
+ * The user's available points changed (any ledger transfer on their account: a credit, a reversal,
+ * a reservation, its post or its void), published in the transaction that made the change, once
+ * per user per transaction. `version` is the number of ledger entries on the user's account when
+ * `points` was read, under a lock that makes the changes of one account take turns
+ * (services/rewards/src/ledger/balance-announcements.ts): a higher version is always a later
+ * balance, so a consumer keeps the highest it has seen and never moves backwards.
+ */
+export const BalanceChanged = defineEvent(
+  'rewards',
+  'balance-changed',
+  1,
+  z.object({
+    userId: z.string().uuid(),
+    points: z.number().int(),
+    version: z.number().int().nonnegative(),
+    changedAt: z.string().datetime(),
   }),
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFERWALL_IDS } from './offerwalls';
+import { OFFERWALL_IDS } from '../webhooks/offerwalls';
 
 /** product-decisions.md: surveys and offers, app installs, video and ad views, anything else. */
 export const TASK_TYPES = ['offer_completion', 'app_install', 'ad_view', 'other'] as const;

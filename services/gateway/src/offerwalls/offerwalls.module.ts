@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
-import { PostbacksController } from './postbacks.controller';
 import { SandboxWallsController } from './sandbox-walls.controller';
 
-/** Offer-wall postbacks from providers, and the sandbox walls that emulate them. */
-@Module({ controllers: [PostbacksController, SandboxWallsController] })
+/**
+ * The sandbox walls that emulate providers. Provider postbacks (`/webhooks/*`) never reach Nest:
+ * webhooks-proxy.ts streams them to the ingestion service from the edge middleware.
+ */
+@Module({ controllers: [SandboxWallsController] })
 export class OfferwallsModule {}

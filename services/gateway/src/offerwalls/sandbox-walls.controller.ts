@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { OFFERWALL_IDS, OfferwallId, RewardsRpc } from '@esim/contracts';
+import { OFFERWALL_IDS, OfferwallId, WebhooksRpc } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
 import { ZodPipe } from '../common/zod.pipe';
 import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
@@ -16,7 +16,7 @@ const reverseForm = z.object({ uid, transactionId: z.string().min(1).max(128) })
 const WALL_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
 
 /**
- * The sandbox offer walls (rewards' emulator), for the signed-in user: the wall page, and its
+ * The sandbox offer walls (the webhooks service's emulator), for the signed-in user: the wall page, and its
  * Complete and Reverse buttons, after which the emulator's server posts back to /webhooks like the
  * real provider would. Only walls without credentials exist here.
  */
@@ -32,7 +32,7 @@ export class SandboxWallsController {
     @CurrentUserId() userId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const { html } = await this.rpc.call(RewardsRpc.sandboxWallPage, { provider, userId, ...query });
+    const { html } = await this.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, ...query });
     res.setHeader('Content-Security-Policy', WALL_CSP);
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     res.setHeader('Cache-Control', 'no-store');
@@ -47,7 +47,7 @@ export class SandboxWallsController {
     @CurrentUserId() userId: string,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(RewardsRpc.sandboxCompleteOffer, { provider, userId, ...form });
+    const { answer } = await this.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, userId, ...form });
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'completed' : 'refused');
   }
 
@@ -58,7 +58,7 @@ export class SandboxWallsController {
     @CurrentUserId() userId: string,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(RewardsRpc.sandboxReverseOffer, { provider, userId, ...form });
+    const { answer } = await this.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, userId, ...form });
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'reversed' : 'refused');
   }
 }

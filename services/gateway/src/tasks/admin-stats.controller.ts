@@ -20,7 +20,7 @@ export class AdminStatsController {
       this.rpc.call(RewardsRpc.adminStats, {}),
       this.rpc.call(EsimRpc.getGiftTotals, {}),
     ]);
-    this.audit.record('admin_stats_viewed', adminId);
+    this.audit.noteRead('admin_stats_viewed', adminId);
     return { totalUsers, totalDataGifted: totalDataGiftedGB, totalPoints };
   }
 }

@@ -18,7 +18,7 @@ export class AdminEmailsBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const userId of await setAdmin(this.db, this.config.ADMIN_EMAILS, true))
+    for (const userId of await setAdmin(this.db, this.config.ADMIN_EMAILS, true, 'ADMIN_EMAILS'))
       this.audit.record('admin_granted', { userId, by: 'ADMIN_EMAILS' });
   }
 }

@@ -5,6 +5,7 @@ import { AuditLog } from '../audit/audit-log';
 import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
 import { invalidCodeError, tooManyAttemptsError, VerificationCodes } from '../registration/verification-codes';
 import { LiveUser, User } from '../users/user.entity';
+import { publishProfileChanged } from '../users/profile-changed';
 import { actingUserId, isUniqueViolation, toIdentityUser, Users } from '../users/users';
 
 /** The code sent to the new address proves it; the account's email changes and the old address is told. */
@@ -41,6 +42,7 @@ export class ConfirmEmailChangeRpcHandler {
           locale: user.locale,
           changedAt: saved.updatedAt.toISOString(),
         });
+        publishProfileChanged(tx, saved);
         return saved;
       })
       .catch((err: unknown) => {

@@ -15,6 +15,7 @@ import { PasswordHasher } from '../credentials/password-hasher';
 import { VerificationCode } from '../registration/verification-code.entity';
 import { CODE_TTL_MINUTES, VerificationCodes } from '../registration/verification-codes';
 import { LiveUser, User } from '../users/user.entity';
+import { publishProfileChanged } from '../users/profile-changed';
 import { actingUserId, toIdentityUser, Users } from '../users/users';
 
 type UpdateProfile = RpcRequest<typeof IdentityRpc.updateProfile>;
@@ -60,6 +61,7 @@ export class UpdateProfileRpcHandler {
         });
       }
       const saved = (await tx.manager.getRepository(User).save(user)) as LiveUser;
+      publishProfileChanged(tx, saved);
       if (newEmail !== undefined) await this.requestEmailChange(tx, saved, newEmail);
       return { user: saved, passwordChanged, pendingEmail: await this.pendingEmail(tx.manager, userId) };
     });

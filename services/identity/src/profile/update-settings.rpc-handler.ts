@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { IdentityRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
 import { RpcHandler, UnitOfWork } from '@esim/platform';
 import { LiveUser, User } from '../users/user.entity';
+import { publishProfileChanged } from '../users/profile-changed';
 import { actingUserId, toIdentityUser, Users } from '../users/users';
 
 /** Toggles are saved one at a time by the SPA, so only the ones sent change. */
@@ -22,7 +23,9 @@ export class UpdateSettingsRpcHandler {
       const current = await this.users.require(userId, tx.manager, { lock: true });
       current.settings = { ...toIdentityUser(current).settings, ...settings };
       if (locale) current.locale = locale;
-      return (await tx.manager.getRepository(User).save(current)) as LiveUser;
+      const saved = (await tx.manager.getRepository(User).save(current)) as LiveUser;
+      publishProfileChanged(tx, saved);
+      return saved;
     });
     return { user: toIdentityUser(user) };
   }

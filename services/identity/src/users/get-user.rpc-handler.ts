@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, IdentityUser, RpcMeta } from '@esim/contracts';
+import { IdentityRpc, IdentityUser, RpcMeta, RpcResponse } from '@esim/contracts';
 import { RpcHandler } from '@esim/platform';
 import { actingUserId, toIdentityUser, Users } from './users';
 
@@ -11,5 +11,12 @@ export class GetUserRpcHandler {
   @RpcHandler(IdentityRpc.getUser)
   async getUser(_data: unknown, meta: RpcMeta): Promise<IdentityUser> {
     return toIdentityUser(await this.users.require(actingUserId(meta)));
+  }
+
+  /** The same with the row's version (ProfileChanged's), for the gateway's user view. */
+  @RpcHandler(IdentityRpc.getVersionedUser)
+  async getVersionedUser(_data: unknown, meta: RpcMeta): Promise<RpcResponse<typeof IdentityRpc.getVersionedUser>> {
+    const user = await this.users.require(actingUserId(meta));
+    return { user: toIdentityUser(user), version: user.version };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError } from '@esim/platform';
-import { accountClosed, insufficientPoints, violates } from './ledger-errors';
+import { AppError, isCheckViolation } from '@esim/platform';
+import { accountClosed, insufficientPoints } from './ledger-errors';
 import { Balance, CreditKind, SystemAccount, Transfer, TransferKind, TransferResult, UserAccount } from './ledger.types';
 
 const TRANSFER_COLUMNS = 'id, kind, debit_account_id, credit_account_id, amount, reference, linked_id, created_at';
@@ -42,6 +42,12 @@ interface NewTransfer {
  * takes the EntityManager of the caller's transaction, so a ledger change commits together with
  * the caller's records and events. Transfers are idempotent by (kind, reference).
  *
+ * Raw SQL through the service's DataSource, unlike the ordinary tables (TypeORM entities): the
+ * ledger's guarantees are the database's (triggers, `ON CONFLICT` on the unique reference, the
+ * errors the triggers raise by constraint name, the `ledger_balances` view), so each statement is
+ * written for exactly the rule it relies on, and entries are never mapped as entities that could
+ * be saved.
+ *
  * Reservations are for the redemption saga: `reserve` holds points (never below zero), then
  * exactly one of `post` (spend them) or `void` (give them back) settles the reservation.
  */
@@ -49,18 +55,44 @@ interface NewTransfer {
 export class Ledger {
   private readonly systemIds = new Map<SystemAccount, string>();
 
-  async openUserAccount(m: EntityManager, userId: string): Promise<void> {
+  /** Opens the user's account; answers it as it stands (a closed account stays closed). */
+  async openUserAccount(m: EntityManager, userId: string): Promise<UserAccount> {
     await m.query('INSERT INTO ledger_accounts (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
+    return (await this.userAccount(m, userId))!;
   }
 
-  /** Closes the account of a deleted user: its history stays, nothing new is credited or reserved. */
+  /**
+   * Closes the account of a deleted user: its history stays, nothing new is credited or reserved.
+   * The deletion may arrive before the registration that opens the account (the two events are
+   * delivered independently): then the account is created closed, and opening it later finds it so.
+   */
   async closeUserAccount(m: EntityManager, userId: string): Promise<void> {
-    await m.query('UPDATE ledger_accounts SET closed_at = now() WHERE user_id = $1 AND closed_at IS NULL', [userId]);
+    await m.query(
+      `INSERT INTO ledger_accounts (user_id, closed_at) VALUES ($1, now())
+       ON CONFLICT (user_id) DO UPDATE SET closed_at = now() WHERE ledger_accounts.closed_at IS NULL`,
+      [userId],
+    );
   }
 
   async userAccount(m: EntityManager, userId: string): Promise<UserAccount | null> {
     const [row] = await m.query('SELECT id, closed_at FROM ledger_accounts WHERE user_id = $1', [userId]);
     return row ? { id: row.id, closed: row.closed_at !== null } : null;
+  }
+
+  /**
+   * The accounts of many users, opening those that have none yet (a closed one stays closed). For
+   * offer-wall credits: the ingestion service accepts a postback only for a user whose registration
+   * it has seen, so a missing account means that registration has not reached rewards yet.
+   */
+  async openUserAccounts(m: EntityManager, userIds: string[]): Promise<Map<string, UserAccount>> {
+    // Sorted: concurrent batches then take the rows' locks in the same order (no deadlock).
+    const unique = [...new Set(userIds)].sort();
+    await m.query('INSERT INTO ledger_accounts (user_id) SELECT unnest($1::uuid[]) ON CONFLICT (user_id) DO NOTHING', [unique]);
+    const rows: Array<{ id: string; user_id: string; closed_at: Date | null }> = await m.query(
+      'SELECT id, user_id, closed_at FROM ledger_accounts WHERE user_id = ANY($1::uuid[])',
+      [unique],
+    );
+    return new Map(rows.map((r) => [r.user_id, { id: r.id, closed: r.closed_at !== null }]));
   }
 
   /** Moves `amount` from a system account to the user's open account. */
@@ -78,17 +110,67 @@ export class Ledger {
     });
   }
 
+  /**
+   * Many credits from one system account to open accounts, in one statement: one transfer per
+   * (kind, reference), so a reference credited before (or twice in `credits`) answers the earlier
+   * transfer with `created: false`. Answers in the order of `credits`.
+   */
+  async creditMany(
+    m: EntityManager,
+    kind: CreditKind,
+    from: SystemAccount,
+    credits: ReadonlyArray<{ accountId: string; amount: number; reference: string }>,
+  ): Promise<TransferResult[]> {
+    if (credits.length === 0) return [];
+    const inserted: TransferRow[] = await m.query(
+      `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
+       SELECT $1, $2, t.account, t.amount, t.reference FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(account, amount, reference)
+       ON CONFLICT DO NOTHING RETURNING ${TRANSFER_COLUMNS}`,
+      [
+        kind,
+        await this.systemAccountId(m, from),
+        credits.map((c) => c.accountId),
+        credits.map((c) => c.amount),
+        credits.map((c) => c.reference),
+      ],
+    );
+    return this.resultsFor(m, kind, credits, inserted);
+  }
+
   /** Takes one offer-wall credit back, exactly once; the balance may go below zero. */
-  reverseCredit(m: EntityManager, credit: Transfer): Promise<TransferResult> {
-    if (credit.kind !== 'offerwall_credit') throw new Error(`transfer ${credit.id} is not an offer-wall credit`);
-    return this.insert(m, {
-      kind: 'offerwall_reversal',
-      debitAccountId: credit.creditAccountId,
-      creditAccountId: credit.debitAccountId,
-      amount: credit.amount,
-      reference: credit.reference,
-      linkedId: credit.id,
-    });
+  async reverseCredit(m: EntityManager, credit: Transfer): Promise<TransferResult> {
+    const [result] = await this.reverseCredits(m, [credit]);
+    return result;
+  }
+
+  /** Takes offer-wall credits back, each exactly once, in one statement; balances may go below zero. */
+  async reverseCredits(m: EntityManager, credits: readonly Transfer[]): Promise<TransferResult[]> {
+    if (credits.length === 0) return [];
+    for (const c of credits) if (c.kind !== 'offerwall_credit') throw new Error(`transfer ${c.id} is not an offer-wall credit`);
+    const inserted: TransferRow[] = await m.query(
+      `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference, linked_id)
+       SELECT 'offerwall_reversal', t.debit, t.credit, t.amount, t.reference, t.linked
+         FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::text[], $5::uuid[]) AS t(debit, credit, amount, reference, linked)
+       ON CONFLICT DO NOTHING RETURNING ${TRANSFER_COLUMNS}`,
+      [
+        credits.map((c) => c.creditAccountId),
+        credits.map((c) => c.debitAccountId),
+        credits.map((c) => c.amount),
+        credits.map((c) => c.reference),
+        credits.map((c) => c.id),
+      ],
+    );
+    return this.resultsFor(m, 'offerwall_reversal', credits, inserted);
+  }
+
+  /** Transfers of one kind by reference; absent references are absent from the map. */
+  async findMany(m: EntityManager, kind: TransferKind, references: readonly string[]): Promise<Map<string, Transfer>> {
+    if (references.length === 0) return new Map();
+    const rows: TransferRow[] = await m.query(
+      `SELECT ${TRANSFER_COLUMNS} FROM ledger_transfers WHERE kind = $1 AND reference = ANY($2::text[])`,
+      [kind, [...new Set(references)]],
+    );
+    return new Map(rows.map((r) => [r.reference, toTransfer(r)]));
   }
 
   /**
@@ -117,8 +199,8 @@ export class Ledger {
       // The same reservation, made at the same moment by a retry, may have taken the points first.
       const raced = await this.find(m, 'reservation', r.reference);
       if (raced) return this.sameOrConflict(raced, same);
-      if (violates(err, 'ledger_no_overdraft')) throw insufficientPoints(err, r.amount);
-      if (violates(err, 'ledger_account_closed')) throw accountClosed();
+      if (isCheckViolation(err, 'ledger_no_overdraft')) throw insufficientPoints(err, r.amount);
+      if (isCheckViolation(err, 'ledger_account_closed')) throw accountClosed();
       throw err;
     }
   }
@@ -179,6 +261,34 @@ export class Ledger {
     if (earlier) return { transfer: earlier, created: false };
     // Not our reference: the linked transfer was settled the other way (a post after a void, …).
     throw new AppError('conflict', 'This reservation was already settled.', { reason: 'already_settled' });
+  }
+
+  /**
+   * Pairs each requested reference with its transfer: the first request of a reference that was
+   * just inserted created it; every other one (an earlier transfer, or the same reference twice in
+   * one batch) did not.
+   */
+  private async resultsFor(
+    m: EntityManager,
+    kind: TransferKind,
+    requested: ReadonlyArray<{ reference: string }>,
+    inserted: TransferRow[],
+  ): Promise<TransferResult[]> {
+    const created = new Map(inserted.map((r) => [r.reference, toTransfer(r)]));
+    const missing = requested.map((r) => r.reference).filter((ref) => !created.has(ref));
+    const earlier = await this.findMany(m, kind, missing);
+    const claimed = new Set<string>();
+    return requested.map(({ reference }) => {
+      const fresh = created.get(reference);
+      if (fresh && !claimed.has(reference)) {
+        claimed.add(reference);
+        return { transfer: fresh, created: true };
+      }
+      const transfer = fresh ?? earlier.get(reference);
+      // Not our reference: the linked transfer was settled another way (a credit reversed under another reference).
+      if (!transfer) throw new AppError('conflict', 'This transfer was already settled.', { reason: 'already_settled' });
+      return { transfer, created: false };
+    });
   }
 
   private sameOrConflict(t: Transfer, same: (t: Transfer) => boolean): Transfer {

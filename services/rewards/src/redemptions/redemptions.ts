@@ -11,7 +11,8 @@ import {
   redeemablePlan,
   RedemptionView,
 } from '@esim/contracts';
-import { AppError, Tx, UnitOfWork } from '@esim/platform';
+import { afterCommit, AppError, Counter, Metrics, Tx, UnitOfWork } from '@esim/platform';
+import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { Redemption } from './redemption.entity';
 import { toRedemptionView } from './redemption-view';
@@ -27,11 +28,24 @@ const OPEN: ReadonlyArray<Redemption['status']> = ['processing', 'manual_transfe
 @Injectable()
 export class Redemptions {
   private readonly log = new Logger('Redemptions');
+  private readonly statuses: Counter<'status'>;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly ledger: Ledger,
-  ) {}
+    private readonly balances: BalanceAnnouncements,
+    metrics: Metrics,
+  ) {
+    this.statuses = metrics.counter({
+      name: 'redemptions_total',
+      help: 'Point redemptions reaching each status, counted at commit: processing (points reserved), completed or esim_activation_ready (delivered), failed (refused, points released), manual_transfer_required (provider unreachable, points held for an operator).',
+      labelNames: ['status'],
+    });
+  }
+
+  private counted(tx: Tx, status: Redemption['status']): void {
+    afterCommit(tx.manager, () => this.statuses.inc({ status }));
+  }
 
   /**
    * Records the redemption (unique per user + key), reserves its points and publishes
@@ -69,6 +83,7 @@ export class Redemptions {
       }
       const reservation = await this.ledger.reserve(m, { userId, amount: plan.pointsCost, reference: wanted.id });
       await m.update(Redemption, { id: wanted.id }, { reservationId: reservation.id });
+      await this.balances.announce(tx, [userId]);
       tx.publish(PointsReserved, {
         redemptionId: wanted.id,
         userId,
@@ -80,6 +95,7 @@ export class Redemptions {
         iccid: wanted.targetIccid,
         reservedAt: reservation.createdAt.toISOString(),
       });
+      this.counted(tx, 'processing');
       this.log.log(`redemption ${wanted.id}: ${plan.pointsCost} points of ${userId} reserved for ${plan.tier} (${kind})`);
       return toRedemptionView(await m.findOneByOrFail(Redemption, { id: wanted.id }));
     });
@@ -96,9 +112,13 @@ export class Redemptions {
   async succeeded(tx: Tx, p: EventPayload<typeof ProvisioningSucceeded>): Promise<void> {
     const r = await this.open(tx.manager, p.redemptionId, 'succeeded');
     if (!r) return;
+    await this.balances.lock(tx.manager, [r.userId]);
     await this.ledger.post(tx.manager, r.reservationId!);
+    await this.balances.announce(tx, [r.userId]);
+    const status = p.kind === 'new' ? 'esim_activation_ready' : 'completed';
+    this.counted(tx, status);
     await tx.manager.update(Redemption, { id: r.id }, {
-      status: p.kind === 'new' ? 'esim_activation_ready' : 'completed',
+      status,
       iccid: p.iccid,
       lpaCode: p.lpaCode,
       msisdn: p.msisdn,
@@ -119,7 +139,10 @@ export class Redemptions {
     const r = await this.open(tx.manager, p.redemptionId, p.outcome);
     if (!r) return;
     if (p.outcome === 'refused') {
+      await this.balances.lock(tx.manager, [r.userId]);
       await this.ledger.void(tx.manager, r.reservationId!);
+      await this.balances.announce(tx, [r.userId]);
+      this.counted(tx, 'failed');
       await tx.manager.update(Redemption, { id: r.id }, {
         status: 'failed',
         failureReason: p.reason,
@@ -130,6 +153,7 @@ export class Redemptions {
       return;
     }
     if (r.status === 'manual_transfer_required') return;
+    this.counted(tx, 'manual_transfer_required');
     await tx.manager.update(Redemption, { id: r.id }, { status: 'manual_transfer_required', failureReason: p.reason, failureMessage: p.message });
     this.log.warn(`redemption ${r.id}: the provider could not be reached; ${r.points} points stay reserved for an operator`);
   }

@@ -63,4 +63,51 @@ describe('sign-up bonus (rewards consuming identity events on the real broker)',
     );
     expect(history).toEqual([{ kind: 'signup_bonus' }]);
   });
+
+  describe('a deleted account stays closed whatever order the events arrive in', () => {
+    const applied = (ids: string[]) => async () =>
+      (await rewards.db.query('SELECT event_id FROM inbox_events WHERE event_id = ANY($1)', [ids])).length === ids.length;
+    const registration = (userId: string) => ({
+      userId,
+      email: `${userId}@example.test`,
+      name: 'Late',
+      locale: 'en' as const,
+      registeredAt: new Date().toISOString(),
+    });
+    const accountOf = async (userId: string) =>
+      (await rewards.db.query('SELECT closed_at FROM ledger_accounts WHERE user_id = $1', [userId])) as Array<{ closed_at: Date | null }>;
+
+    it('AccountDeleted applied before UserRegistered: the account is created closed, no bonus, nothing dead-lettered', async () => {
+      const userId = randomUUID();
+      const deleted = await rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
+      await waitFor(applied([deleted.id]), { what: 'AccountDeleted applied' });
+      const registered = await rewards.publish(UserRegistered, registration(userId));
+      // The inbox row commits only with a successful handler: a failing one would be retried, then dead-lettered.
+      await waitFor(applied([registered.id]), { what: 'UserRegistered applied' });
+
+      const account = await accountOf(userId);
+      expect(account).toHaveLength(1);
+      expect(account[0].closed_at).not.toBeNull();
+      expect(await rewards.db.query(`SELECT 1 FROM ledger_transfers WHERE kind = 'signup_bonus' AND reference = $1`, [userId])).toEqual([]);
+      expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId })).toEqual({ userId, points: 0 });
+      expect(await rewards.deadLettered()).toBe(0);
+    });
+
+    it('both events delivered at once, for many users: every account ends closed', async () => {
+      const users = Array.from({ length: 20 }, () => randomUUID());
+      const envelopes = await Promise.all(
+        users.flatMap((userId, i) => {
+          const deletion = () => rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
+          const signup = () => rewards.publish(UserRegistered, registration(userId));
+          return i % 2 === 0 ? [deletion(), signup()] : [signup(), deletion()];
+        }),
+      );
+      await waitFor(applied(envelopes.map((e) => e.id)), { what: 'every event applied', timeoutMs: 20_000 });
+
+      const open = await rewards.db.query('SELECT user_id FROM ledger_accounts WHERE user_id = ANY($1) AND closed_at IS NULL', [users]);
+      expect(open).toEqual([]);
+      expect(await rewards.db.query('SELECT count(*)::int AS n FROM ledger_accounts WHERE user_id = ANY($1)', [users])).toEqual([{ n: 20 }]);
+      expect(await rewards.deadLettered()).toBe(0);
+    });
+  });
 });

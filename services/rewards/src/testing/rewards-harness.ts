@@ -2,24 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import amqplib from 'amqplib';
 import { DataSource } from 'typeorm';
-import {
-  EventDefinition,
-  EventEnvelope,
-  EventPayload,
-  OfferwallId,
-  PostbackDelivery,
-  RewardsRpc,
-  SIGNUP_BONUS_POINTS,
-  UserRegistered,
-} from '@esim/contracts';
+import { EventDefinition, EventEnvelope, EventPayload, RewardsRpc, SIGNUP_BONUS_POINTS, UserRegistered } from '@esim/contracts';
 import { Env, RpcClient } from '@esim/platform';
 import { TEST_AMQP_URL, TestNamespace, waitFor } from '@esim/testing';
 import { startRewards } from '../app';
-import { OFFERWALL_PROVIDERS } from '../postbacks/providers';
-import { EmulatedPostback } from '../postbacks/providers/offerwall-provider';
-import { sandboxCredentials } from '../sandbox/sandbox-credentials';
-
-export const TEST_PUBLIC_URL = 'https://rewards.test';
 
 /** The real rewards service in its own namespace, and what tests need around it. */
 export interface RewardsUnderTest {
@@ -31,12 +17,14 @@ export interface RewardsUnderTest {
   publish<D extends EventDefinition>(def: D, payload: EventPayload<D>, envelope?: Partial<EventEnvelope>): Promise<EventEnvelope>;
   /** A user registered through the real UserRegistered event, once the bonus is in. */
   registerUser(): Promise<string>;
+  /** Messages waiting in rewards' dead-letter queue (events whose handler kept failing). */
+  deadLettered(): Promise<number>;
   stop(): Promise<void>;
 }
 
 export async function startRewardsUnderTest(env: Env = {}): Promise<RewardsUnderTest> {
   const ns = new TestNamespace();
-  const app = await startRewards(ns.env('rewards', { PUBLIC_URL: TEST_PUBLIC_URL, ...env }));
+  const app = await startRewards(ns.env('rewards', { WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), ...env }));
   const db = app.get(DataSource);
   const rpc = new RpcClient({ exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.`, url: TEST_AMQP_URL, timeoutMs: 15_000 });
   const conn = await amqplib.connect(TEST_AMQP_URL);
@@ -77,6 +65,14 @@ export async function startRewardsUnderTest(env: Env = {}): Promise<RewardsUnder
       });
       return userId;
     },
+    async deadLettered() {
+      const ch = await conn.createChannel();
+      try {
+        return (await ch.checkQueue(`${ns.id}.rewards.events.dlq`)).messageCount;
+      } finally {
+        await ch.close();
+      }
+    },
     async stop() {
       await rpc.close();
       await conn.close();
@@ -84,19 +80,4 @@ export async function startRewardsUnderTest(env: Env = {}): Promise<RewardsUnder
       await ns.cleanup();
     },
   };
-}
-
-/** A delivery as the gateway forwards it, for a postback URL a provider would call. */
-export function deliveryOf(provider: OfferwallId, url: string, sourceIp = '127.0.0.1'): PostbackDelivery {
-  const query: Record<string, string | string[]> = {};
-  for (const [key, value] of new URL(url).searchParams) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return { provider, method: 'GET', fullUrl: url, query, body: null, headers: { 'user-agent': 'provider-test' }, sourceIp };
-}
-
-/** The postback URL a sandbox wall signs for `postback`. */
-export function sandboxPostbackUrl(provider: OfferwallId, postback: EmulatedPostback): string {
-  return OFFERWALL_PROVIDERS[provider].sign(sandboxCredentials(provider), postback, `${TEST_PUBLIC_URL}/webhooks/offerwalls/${provider}`);
 }

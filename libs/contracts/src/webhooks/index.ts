@@ -1,0 +1,4 @@
+export * from './offerwalls';
+export * from './postbacks';
+export * from './webhooks.events';
+export * from './webhooks.rpc';

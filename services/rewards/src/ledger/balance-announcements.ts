@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { BalanceChanged } from '@esim/contracts';
+import { Tx } from '@esim/platform';
+
+interface VersionedBalanceRow {
+  user_id: string;
+  points: string;
+  version: string;
+}
+
+/** A user's available points and how many ledger entries their account holds (the version). */
+export interface VersionedBalance {
+  userId: string;
+  points: number;
+  version: number;
+}
+
+/**
+ * Tells the other services (the gateway's user view) each user's new balance, in the transaction
+ * that changed it: BalanceChanged with the points and a version.
+ *
+ * The version is the number of ledger entries on the user's account. Entries are only ever added,
+ * so in any one snapshot a larger count means a later state; inside a transaction that holds the
+ * account's row lock (taken here, released at commit), every earlier change of the account is
+ * committed and visible, so a later transaction always counts more. A sequence number would not
+ * do: a transfer's `seq` is drawn when its row is formed, before the lock is waited for, so a
+ * later balance could carry a smaller one.
+ *
+ * Lock before writing: `lock` takes the rows in account order before the transaction's first
+ * ledger write, so two transactions crediting overlapping users queue instead of deadlocking (a
+ * lock taken after the write would upgrade the write's key-share lock while a reservation waits
+ * on the same row). A reservation needs no `lock`: the ledger's trigger locks the account before
+ * inserting it.
+ */
+@Injectable()
+export class BalanceAnnouncements {
+  /** Takes the users' account rows (those that exist) for the rest of the transaction, in account order. */
+  async lock(m: EntityManager, userIds: Iterable<string>): Promise<void> {
+    const users = [...new Set(userIds)];
+    if (users.length === 0) return;
+    await m.query('SELECT id FROM ledger_accounts WHERE user_id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [users]);
+  }
+
+  /** Publishes BalanceChanged for each user (with an account), read under the account lock. */
+  async announce(tx: Tx, userIds: Iterable<string>): Promise<void> {
+    const users = [...new Set(userIds)];
+    if (users.length === 0) return;
+    // Taken already when the caller locked first; then this is a no-op.
+    await this.lock(tx.manager, users);
+    const changedAt = new Date().toISOString();
+    for (const b of await this.read(tx.manager, users)) tx.publish(BalanceChanged, { ...b, changedAt });
+  }
+
+  /** Balances and versions in one statement (one snapshot); users without an account are absent. */
+  async read(m: EntityManager, userIds: string[]): Promise<VersionedBalance[]> {
+    // count(e.account_id), not count(e.id): the entries' account index covers account and amount.
+    const rows: VersionedBalanceRow[] = await m.query(
+      `SELECT a.user_id, COALESCE(sum(e.amount), 0)::text AS points, count(e.account_id)::text AS version
+         FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+        WHERE a.user_id = ANY($1::uuid[])
+        GROUP BY a.user_id`,
+      [userIds],
+    );
+    return rows.map((r) => ({ userId: r.user_id, points: Number(r.points), version: Number(r.version) }));
+  }
+}

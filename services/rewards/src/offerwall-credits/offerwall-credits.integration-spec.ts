@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AccountDeleted,
+  EventPayload,
+  OfferwallId,
+  OfferwallPostbackAccepted,
+  OfferwallPostbackRefused,
+  RewardsRpc,
+  SIGNUP_BONUS_POINTS,
+  TaskCredited,
+  TaskReversed,
+  UserRegistered,
+} from '@esim/contracts';
+import { waitFor } from '@esim/testing';
+import { expectLedgerInvariants } from '../testing/ledger-invariants';
+import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
+
+type Accepted = EventPayload<typeof OfferwallPostbackAccepted>;
+
+/** Rewards consuming the postbacks the ingestion service accepted, on the real broker and Postgres. */
+describe('offer-wall credits (accepted postbacks applied to the ledger)', () => {
+  let rewards: RewardsUnderTest;
+
+  beforeAll(async () => {
+    rewards = await startRewardsUnderTest();
+  });
+  afterAll(async () => {
+    await expectLedgerInvariants(rewards.db);
+    await rewards.stop();
+  });
+
+  const accepted = (userId: string, over: Partial<Accepted> = {}): Accepted => {
+    const transactionId = over.transactionId ?? `tx-${randomUUID()}`;
+    return {
+      deliveryId: randomUUID(),
+      provider: 'cpx',
+      action: 'credit',
+      transactionId,
+      creditTransactionId: transactionId,
+      userId,
+      points: 120,
+      taskType: 'app_install',
+      acceptedAt: new Date().toISOString(),
+      ...over,
+    };
+  };
+  const deliver = async (payload: Accepted, id?: string) => {
+    const envelope = await rewards.publish(OfferwallPostbackAccepted, payload, id ? { id } : {});
+    await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [envelope.id])).length === 1, {
+      what: 'the accepted postback applied',
+    });
+    return envelope;
+  };
+  const points = async (userId: string) => (await rewards.rpc.call(RewardsRpc.getBalance, { userId })).points;
+  const outbox = async (type: string, field: string, value: string) =>
+    (
+      await rewards.db.query(`SELECT envelope FROM outbox_events WHERE routing_key = $1 AND envelope->'payload'->>$2 = $3 ORDER BY seq`, [
+        type,
+        field,
+        value,
+      ])
+    ).map((r: { envelope: { payload: Record<string, unknown> } }) => r.envelope.payload);
+  const refusals = (deliveryId: string) => outbox(OfferwallPostbackRefused.routingKey, 'deliveryId', deliveryId);
+  const reversalsOf = async (provider: OfferwallId, transactionId: string) =>
+    rewards.db.query(
+      `SELECT r.amount FROM ledger_transfers r JOIN ledger_transfers c ON c.id = r.linked_id WHERE c.reference = $1 AND r.kind = 'offerwall_reversal'`,
+      [`${provider}:${transactionId}`],
+    );
+
+  it('credits an accepted postback once, lists the task and announces TaskCredited, even delivered again or republished', async () => {
+    const userId = await rewards.registerUser();
+    const credit = accepted(userId);
+    const first = await deliver(credit);
+    await deliver(credit, first.id);
+    const copy = await deliver(credit);
+
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS + 120);
+    const { tasks } = await rewards.rpc.call(RewardsRpc.listTasks, { userId });
+    expect(tasks).toEqual([
+      {
+        id: expect.any(String),
+        userId,
+        taskType: 'app_install',
+        pointsEarned: 120,
+        completedAt: expect.any(String),
+        completed: true,
+        provider: 'cpx',
+        reversedAt: null,
+      },
+    ]);
+    expect(await outbox(TaskCredited.routingKey, 'transactionId', credit.transactionId)).toHaveLength(1);
+    // The republished copy (a new event id) reached the ledger, which already held the credit.
+    expect(copy.id).not.toBe(first.id);
+    expect(await refusals(credit.deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
+  });
+
+  it('takes a credit back once, whatever amount the reversal states (0 included), and only for its owner', async () => {
+    const userId = await rewards.registerUser();
+    const credit = accepted(userId, { provider: 'bitlabs' });
+    await deliver(credit);
+    const stranger = await rewards.registerUser();
+    const theft = accepted(stranger, { provider: 'bitlabs', action: 'reverse', transactionId: `${credit.transactionId}-R`, creditTransactionId: credit.transactionId });
+    await deliver(theft);
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS + 120);
+    expect(await refusals(theft.deliveryId)).toEqual([expect.objectContaining({ outcome: 'rejected_unknown_transaction' })]);
+
+    const reversal = { ...theft, deliveryId: randomUUID(), userId, points: 0 };
+    await deliver(reversal);
+    await deliver({ ...reversal, deliveryId: randomUUID() });
+
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
+    expect(await reversalsOf('bitlabs', credit.transactionId)).toEqual([{ amount: '120' }]);
+    const { tasks } = await rewards.rpc.call(RewardsRpc.listTasks, { userId });
+    expect(tasks[0]).toMatchObject({ completed: false, reversedAt: expect.any(String) });
+    expect(await outbox(TaskReversed.routingKey, 'userId', userId)).toEqual([
+      expect.objectContaining({ provider: 'bitlabs', transactionId: credit.transactionId, points: 120 }),
+    ]);
+  });
+
+  it('refuses a reversal of a credit it never applied, and reports it', async () => {
+    const userId = await rewards.registerUser();
+    const reversal = accepted(userId, { action: 'reverse' });
+    await deliver(reversal);
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
+    expect(await refusals(reversal.deliveryId)).toEqual([expect.objectContaining({ outcome: 'rejected_unknown_transaction' })]);
+  });
+
+  it('credits nothing to a closed account, and reports it against the delivery', async () => {
+    const userId = await rewards.registerUser();
+    const deleted = await rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
+    await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [deleted.id])).length === 1);
+    const credit = accepted(userId);
+    await deliver(credit);
+
+    expect(await rewards.db.query(`SELECT 1 FROM ledger_transfers WHERE reference = $1`, [`cpx:${credit.transactionId}`])).toEqual([]);
+    expect(await refusals(credit.deliveryId)).toEqual([
+      { deliveryId: credit.deliveryId, provider: 'cpx', transactionId: credit.transactionId, outcome: 'rejected_unknown_user', refusedAt: expect.any(String) },
+    ]);
+    expect(await rewards.deadLettered()).toBe(0);
+  });
+
+  it('credits a postback that overtook the registration it follows; the bonus still comes once', async () => {
+    const userId = randomUUID();
+    await deliver(accepted(userId, { points: 30 }));
+    expect(await points(userId)).toBe(30);
+    await rewards.publish(UserRegistered, { userId, email: `${userId}@example.test`, name: 'Late', locale: 'en', registeredAt: new Date().toISOString() });
+    await waitFor(async () => (await points(userId)) === SIGNUP_BONUS_POINTS + 30, { what: 'the bonus after the credit' });
+  });
+
+  it('applies many postbacks of many users, credits and reversals mixed, each exactly once', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, () => rewards.registerUser()));
+    const credits = users.flatMap((userId) => Array.from({ length: 10 }, (_, i) => accepted(userId, { points: i + 1, provider: 'lootably' })));
+    const reversals = credits.filter((_, i) => i % 5 === 0).map((c) => ({ ...c, deliveryId: randomUUID(), action: 'reverse' as const }));
+    const envelopes = await Promise.all([...credits, ...credits, ...reversals].map((p) => rewards.publish(OfferwallPostbackAccepted, p)));
+    await waitFor(
+      async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = ANY($1)', [envelopes.map((e) => e.id)])).length === envelopes.length,
+      { what: 'every postback applied', timeoutMs: 20_000 },
+    );
+    // A reversal delivered before its credit is refused (the provider retries it): count what did land.
+    const reversed = (await rewards.db.query(`SELECT reference FROM ledger_transfers WHERE kind = 'offerwall_reversal' AND reference = ANY($1)`, [
+      reversals.map((r) => `lootably:${r.transactionId}`),
+    ])) as Array<{ reference: string }>;
+    for (const userId of users) {
+      const mine = credits.filter((c) => c.userId === userId);
+      const takenBack = mine.filter((c) => reversed.some((r) => r.reference === `lootably:${c.transactionId}`));
+      const expected = SIGNUP_BONUS_POINTS + mine.reduce((sum, c) => sum + c.points, 0) - takenBack.reduce((sum, c) => sum + c.points, 0);
+      expect(await points(userId)).toBe(expected);
+    }
+    const [{ n }] = await rewards.db.query(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'offerwall_credit' AND reference LIKE 'lootably:%'`);
+    expect(n).toBe(credits.length);
+  });
+});

@@ -1,0 +1,150 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventPayload, OfferwallPostbackAccepted, OfferwallPostbackRefused, RewardsRefusal, TaskCredited, TaskReversed } from '@esim/contracts';
+import { Tx } from '@esim/platform';
+import { BalanceAnnouncements } from '../ledger/balance-announcements';
+import { Ledger } from '../ledger/ledger';
+import { Transfer, UserAccount } from '../ledger/ledger.types';
+import { Tasks } from '../tasks/tasks';
+
+export type AcceptedPostback = EventPayload<typeof OfferwallPostbackAccepted>;
+
+/** The ledger reference of an offer-wall credit (and of its reversal): one per provider transaction. */
+export const creditReference = (provider: string, transactionId: string) => `${provider}:${transactionId}`;
+
+/**
+ * Applies the offer-wall postbacks the ingestion service accepted, many in one transaction: at most
+ * one credit per provider transaction and one reversal of it (the ledger's unique references, not
+ * this code, guarantee both), a task per credit, and TaskCredited/TaskReversed. What cannot be
+ * applied is reported back to the ingestion service (OfferwallPostbackRefused), which records it
+ * against the delivery.
+ */
+@Injectable()
+export class OfferwallCredits {
+  private readonly log = new Logger('OfferwallCredits');
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly tasks: Tasks,
+    private readonly balances: BalanceAnnouncements,
+  ) {}
+
+  async apply(tx: Tx, postbacks: readonly AcceptedPostback[]): Promise<void> {
+    if (postbacks.length === 0) return;
+    const accounts = await this.ledger.openUserAccounts(
+      tx.manager,
+      postbacks.map((p) => p.userId),
+    );
+    await this.balances.lock(
+      tx.manager,
+      postbacks.map((p) => p.userId),
+    );
+    // Credits first: a reversal in the same batch as its credit then finds it.
+    const credited = await this.credit(
+      tx,
+      postbacks.filter((p) => p.action === 'credit'),
+      accounts,
+    );
+    const reversed = await this.reverse(
+      tx,
+      postbacks.filter((p) => p.action === 'reverse'),
+      accounts,
+    );
+    await this.balances.announce(tx, [...credited, ...reversed]);
+  }
+
+  /** Answers the users whose balance changed. */
+  private async credit(tx: Tx, postbacks: AcceptedPostback[], accounts: Map<string, UserAccount>): Promise<string[]> {
+    const open = postbacks.filter((p) => !accounts.get(p.userId)!.closed);
+    for (const p of postbacks) if (accounts.get(p.userId)!.closed) this.refuse(tx, p, 'rejected_unknown_user');
+
+    const results = await this.ledger.creditMany(
+      tx.manager,
+      'offerwall_credit',
+      'offerwalls',
+      open.map((p) => ({
+        accountId: accounts.get(p.userId)!.id,
+        amount: p.points,
+        reference: creditReference(p.provider, p.creditTransactionId),
+      })),
+    );
+    const credited = open.flatMap((p, i) => (results[i].created ? [{ p, transfer: results[i].transfer }] : []));
+    open.forEach((p, i) => !results[i].created && this.refuse(tx, p, 'duplicate'));
+
+    const tasks = await this.tasks.insertMany(
+      tx.manager,
+      credited.map(({ p, transfer }) => ({
+        userId: p.userId,
+        taskType: p.taskType,
+        points: p.points,
+        provider: p.provider,
+        transactionId: p.creditTransactionId,
+        ledgerTransferId: transfer.id,
+      })),
+    );
+    tasks.forEach((task) =>
+      tx.publish(TaskCredited, {
+        taskId: task.id,
+        userId: task.userId,
+        provider: task.provider,
+        transactionId: task.transactionId,
+        taskType: task.taskType,
+        points: task.pointsEarned,
+        completedAt: task.completedAt.toISOString(),
+      }),
+    );
+    if (credited.length > 0) this.log.log(`credited ${credited.length} offer-wall transaction(s)`);
+    return credited.map(({ p }) => p.userId);
+  }
+
+  /** Answers the users whose balance changed. */
+  private async reverse(tx: Tx, postbacks: AcceptedPostback[], accounts: Map<string, UserAccount>): Promise<string[]> {
+    if (postbacks.length === 0) return [];
+    const credits = await this.ledger.findMany(
+      tx.manager,
+      'offerwall_credit',
+      postbacks.map((p) => creditReference(p.provider, p.creditTransactionId)),
+    );
+    const matched: Array<{ p: AcceptedPostback; credit: Transfer }> = [];
+    for (const p of postbacks) {
+      const credit = credits.get(creditReference(p.provider, p.creditTransactionId));
+      // Only the user the credit went to can have it reversed.
+      if (credit && credit.creditAccountId === accounts.get(p.userId)!.id) matched.push({ p, credit });
+      else this.refuse(tx, p, 'rejected_unknown_transaction');
+    }
+    const results = await this.ledger.reverseCredits(
+      tx.manager,
+      matched.map((r) => r.credit),
+    );
+    const reversed = matched.filter((_, i) => results[i].created);
+    matched.forEach((r, i) => !results[i].created && this.refuse(tx, r.p, 'duplicate'));
+
+    const tasks = await this.tasks.markReversed(
+      tx.manager,
+      reversed.map((r) => r.credit.id),
+    );
+    const points = new Map(reversed.map((r) => [r.credit.id, r.credit.amount]));
+    for (const task of tasks) {
+      tx.publish(TaskReversed, {
+        taskId: task.id,
+        userId: task.userId,
+        provider: task.provider,
+        transactionId: task.transactionId,
+        points: points.get(task.ledgerTransferId)!,
+        reversedAt: task.reversedAt!.toISOString(),
+      });
+    }
+    for (const { p, credit } of reversed) this.log.warn(`${p.provider} reversed ${credit.amount} points of ${p.userId} (${p.creditTransactionId})`);
+    return reversed.map(({ p }) => p.userId);
+  }
+
+  private refuse(tx: Tx, p: AcceptedPostback, outcome: RewardsRefusal): void {
+    this.log.warn(`${p.provider} postback ${p.transactionId} for ${p.userId} not applied: ${outcome}`);
+    tx.publish(OfferwallPostbackRefused, {
+      deliveryId: p.deliveryId,
+      provider: p.provider,
+      transactionId: p.transactionId,
+      outcome,
+      refusedAt: new Date().toISOString(),
+    });
+  }
+}

@@ -1,0 +1,16 @@
+import { serviceStarter } from '@esim/platform';
+import { webhooksConfigSchema } from './config';
+import { configureEdge } from './http/edge';
+import { WebhooksModule } from './webhooks.module';
+
+export const WEBHOOKS_DEFAULT_PORT = 3106;
+
+export const startWebhooks = serviceStarter({
+  name: 'webhooks',
+  configSchema: webhooksConfigSchema,
+  defaultPort: WEBHOOKS_DEFAULT_PORT,
+  httpPort: (config) => config.WEBHOOKS_PORT ?? config.HEALTH_PORT ?? WEBHOOKS_DEFAULT_PORT,
+  module: (config) => WebhooksModule.register(config),
+  configure: configureEdge,
+  bodyParser: false,
+});

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { envBoolean, envInt, envList, platformConfigSchema } from '@esim/platform';
+
+const secret = (meaning: string) => z.string().optional().describe(meaning);
+const allowedIps = (wall: string, extra = '') =>
+  envList().describe(
+    `Source IPs allowed to call the ${wall} postback (comma-separated addresses or CIDR ranges; empty: any). Checked in addition to the signature.${extra}`,
+  );
+
+export const webhooksConfigSchema = platformConfigSchema.extend({
+  WEBHOOKS_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'HTTP port of the ingestion service: provider callbacks under /webhooks, and /health (default: HEALTH_PORT, else 3106). The gateway streams /webhooks here (its WEBHOOKS_URL).',
+    ),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .default('http://localhost:3000')
+    .describe(
+      "The origin providers call (the gateway's public URL, or this service's own public address when it is exposed directly). A callback's full URL is this origin plus the request target, byte for byte: BitLabs signs it.",
+    ),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .describe(
+      "Express 'trust proxy' of the ingestion service: whose X-Forwarded-For names the provider's address. Default: loopback (the gateway on the same host, which forwards the client address it resolved with its own TRUST_PROXY). Set it to the gateway's address when they run on different hosts, or false when providers call this service directly.",
+    ),
+  BODY_LIMIT: z.string().default('64kb').describe('Largest callback body accepted (form or JSON).'),
+  SANDBOX_POSTBACK_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      'Where the sandbox offer walls send their postbacks (default: this service on 127.0.0.1, at the port it listens on). They sign the URL under PUBLIC_URL, as a provider behind the public address would.',
+    ),
+  OFFERWALLS_SANDBOX: envBoolean(true).describe(
+    'Emulate every offer wall that has no credentials (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).',
+  ),
+  POSTBACK_MAX_POINTS: envInt(50_000, 1).describe('Largest reward one postback may credit; a larger credit is rejected and recorded.'),
+
+  RAPIDOREACH_APP_ID: secret('RapidoReach app id.'),
+  RAPIDOREACH_APP_KEY: secret('RapidoReach app key (API key): the checksum of the user uid.'),
+  RAPIDOREACH_APP_SECRET: secret('RapidoReach app secret (transaction key): signs postbacks (txnHash).'),
+  RAPIDOREACH_ALLOWED_IPS: allowedIps('RapidoReach', ' Set it: the signature does not cover the amount.'),
+
+  CPX_APP_ID: z.string().regex(/^\d+$/, 'must be the numeric CPX app id').optional().describe('CPX Research app id (numeric).'),
+  CPX_SECURE_HASH: secret('CPX Research app secure hash: signs the widget user and postbacks.'),
+  CPX_ALLOWED_IPS: allowedIps('CPX Research', ' Set it: the signature does not cover the amount.'),
+
+  BITLABS_APP_TOKEN: secret('BitLabs app token (public, in the wall URL).'),
+  BITLABS_APP_SECRET: secret('BitLabs app secret: HMAC-SHA1 key of callback URLs.'),
+  BITLABS_ALLOWED_IPS: allowedIps('BitLabs'),
+
+  LOOTABLY_PLACEMENT_ID: secret('Lootably placement id.'),
+  LOOTABLY_POSTBACK_SECRET: secret('Lootably postback secret: signs postbacks (SHA-256).'),
+  LOOTABLY_ALLOWED_IPS: allowedIps('Lootably'),
+
+  TOROX_PUB_ID: secret('Torox (OfferToro) publisher id.'),
+  TOROX_APP_ID: secret('Torox (OfferToro) app placement id.'),
+  TOROX_SECRET_KEY: secret('Torox (OfferToro) app placement secret key: signs postbacks (sig).'),
+  TOROX_ALLOWED_IPS: allowedIps(
+    'Torox',
+    ' Required for a live Torox wall: its signature covers neither the amount nor the conversion id.',
+  ),
+});
+export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;

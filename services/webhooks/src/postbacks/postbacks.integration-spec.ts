@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, UserRegistered, WebhooksRpc } from '@esim/contracts';
+import { OFFERWALL_PROVIDERS } from './providers';
+import { cpxResearch } from './providers/cpx-research';
+import { EmulatedPostback } from './providers/offerwall-provider';
+import { sandboxCredentials } from '../sandbox/sandbox-credentials';
+import { signedPostbackUrl, startWebhooksUnderTest, TEST_PUBLIC_URL, WebhooksUnderTest } from '../testing/webhooks-harness';
+
+/** Per wall: the parameters carrying the amount and the signature, and whether the signature covers the amount. */
+const WALLS: Record<OfferwallId, { amount: string; signature: string; signsAmount: boolean }> = {
+  rapidoreach: { amount: 'currencyAmt', signature: 'txnHash', signsAmount: false },
+  cpx: { amount: 'amount_local', signature: 'secure_hash', signsAmount: false },
+  bitlabs: { amount: 'val', signature: 'hash', signsAmount: true },
+  lootably: { amount: 'currencyReward', signature: 'hash', signsAmount: true },
+  torox: { amount: 'amount', signature: 'sig', signsAmount: false },
+};
+const MAX_POINTS = 5000;
+
+const replaceParam = (url: string, name: string, value: (old: string) => string) =>
+  url.replace(new RegExp(`([?&]${name}=)([^&]*)`), (_m, head: string, old: string) => `${head}${value(old)}`);
+
+const postbackFor = (userId: string, action: 'credit' | 'reverse' = 'credit', points = 120): EmulatedPostback => ({
+  userId,
+  transactionId: `tx-${randomUUID()}`,
+  action,
+  offer: { id: `o${randomUUID().slice(0, 8)}`, name: 'Install game app', category: 'app', points },
+  userIp: '198.51.100.4',
+});
+
+describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and RabbitMQ)', () => {
+  let wh: WebhooksUnderTest;
+
+  beforeAll(async () => {
+    wh = await startWebhooksUnderTest({ POSTBACK_MAX_POINTS: String(MAX_POINTS) });
+  });
+  afterAll(() => wh?.stop());
+
+  const statuses = async (provider: OfferwallId, transactionId: string): Promise<string[]> =>
+    (
+      await wh.db.query('SELECT status FROM webhook_transactions WHERE provider = $1 AND transaction_id = $2 ORDER BY created_at, status', [
+        provider,
+        transactionId,
+      ])
+    ).map((r: { status: string }) => r.status);
+
+  describe.each(OFFERWALL_IDS)('%s', (provider) => {
+    const wall = WALLS[provider];
+    const ack = { status: 200, body: OFFERWALL_PROVIDERS[provider].ack };
+
+    it('accepts a valid postback: answers as the provider expects, records it, and hands it to rewards once', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      const url = signedPostbackUrl(provider, pb);
+
+      expect(await wh.call(url, { from: '198.51.100.20' })).toEqual(ack);
+      const rows = await wh.db.query(
+        'SELECT status, action, user_id, amount_mb, raw_payload, source_ip FROM webhook_transactions WHERE provider = $1 AND transaction_id = $2',
+        [provider, pb.transactionId],
+      );
+      expect(rows).toEqual([
+        {
+          status: 'accepted',
+          action: 'credit',
+          user_id: userId,
+          amount_mb: 120,
+          source_ip: '198.51.100.20',
+          raw_payload: expect.objectContaining({ method: 'GET', url, body: null }),
+        },
+      ]);
+      expect(rows[0].raw_payload.headers).toMatchObject({ 'user-agent': 'provider-test' });
+      expect(await wh.accepted(provider, pb.transactionId)).toEqual([
+        {
+          deliveryId: expect.any(String),
+          provider,
+          action: 'credit',
+          transactionId: pb.transactionId,
+          creditTransactionId: pb.transactionId,
+          userId,
+          points: 120,
+          taskType: expect.any(String),
+          acceptedAt: expect.any(String),
+        },
+      ]);
+    });
+
+    it('accepts the same postback sent 10 times in a row and 10 times at once exactly once', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      const url = signedPostbackUrl(provider, pb);
+
+      const answers = [];
+      for (let i = 0; i < 10; i++) answers.push(await wh.call(url));
+      answers.push(...(await Promise.all(Array.from({ length: 10 }, () => wh.call(url)))));
+
+      expect(answers).toEqual(Array(20).fill(ack));
+      const seen = await statuses(provider, pb.transactionId);
+      expect(seen.filter((s) => s === 'accepted')).toHaveLength(1);
+      expect(seen.filter((s) => s === 'duplicate')).toHaveLength(19);
+      expect(await wh.accepted(provider, pb.transactionId)).toHaveLength(1);
+    });
+
+    it('accepts nothing for a wrong signature, and records the delivery', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      const forged = replaceParam(signedPostbackUrl(provider, pb), wall.signature, (old) => old.replace(/[0-9a-f]/g, (c) => (c === '0' ? '1' : '0')));
+
+      expect(await wh.call(forged)).toEqual({ status: 403, body: 'rejected_signature' });
+      expect(await statuses(provider, pb.transactionId)).toEqual(['rejected_signature']);
+      expect(await wh.accepted(provider, pb.transactionId)).toEqual([]);
+    });
+
+    it(`accepts nothing new for a changed amount (${wall.signsAmount ? 'the signature covers it' : 'the signature does not cover it: a replay is a duplicate, the cap bounds a new one'})`, async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      const url = signedPostbackUrl(provider, pb);
+      const tampered = replaceParam(url, wall.amount, (old) => `${old.replace(/\..*/, '')}0`);
+
+      if (wall.signsAmount) {
+        expect(await wh.call(tampered)).toEqual({ status: 403, body: 'rejected_signature' });
+        expect(await statuses(provider, pb.transactionId)).toEqual(['rejected_signature']);
+        expect(await wh.accepted(provider, pb.transactionId)).toEqual([]);
+      } else {
+        expect(await wh.call(url)).toEqual(ack);
+        expect(await wh.call(tampered)).toEqual(ack);
+        expect(await statuses(provider, pb.transactionId)).toEqual(['accepted', 'duplicate']);
+        expect((await wh.accepted(provider, pb.transactionId)).map((e) => e.points)).toEqual([120]);
+      }
+
+      const huge = postbackFor(userId, 'credit', MAX_POINTS + 1);
+      expect(await wh.call(signedPostbackUrl(provider, huge))).toEqual({ status: 400, body: 'rejected_amount' });
+      expect(await statuses(provider, huge.transactionId)).toEqual(['rejected_amount']);
+    });
+
+    it('accepts nothing for a user identity never announced, and records the delivery', async () => {
+      const pb = postbackFor(randomUUID());
+      expect(await wh.call(signedPostbackUrl(provider, pb))).toEqual({ status: 404, body: 'rejected_unknown_user' });
+      expect(await statuses(provider, pb.transactionId)).toEqual(['rejected_unknown_user']);
+      expect(await wh.accepted(provider, pb.transactionId)).toEqual([]);
+    });
+
+    it('accepts a reversal exactly once, even replayed in a row and at once', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      expect(await wh.call(signedPostbackUrl(provider, pb))).toEqual(ack);
+      const reversal = signedPostbackUrl(provider, { ...pb, action: 'reverse' });
+
+      const answers = [await wh.call(reversal), await wh.call(reversal)];
+      answers.push(...(await Promise.all(Array.from({ length: 6 }, () => wh.call(reversal)))));
+
+      expect(answers).toEqual(Array(8).fill(ack));
+      const events = await wh.accepted(provider, pb.transactionId);
+      expect(events.map((e) => e.action)).toEqual(['credit', 'reverse']);
+      expect(events[1]).toMatchObject({ userId, creditTransactionId: pb.transactionId });
+    });
+
+    it('refuses a reversal of a transaction it never accepted (the provider retries it later)', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId, 'reverse');
+      expect(await wh.call(signedPostbackUrl(provider, pb))).toEqual({ status: 404, body: 'rejected_unknown_transaction' });
+      expect(await wh.accepted(provider, pb.transactionId)).toEqual([]);
+    });
+  });
+
+  describe('amounts at the edges', () => {
+    const ackOf = (provider: OfferwallId) => ({ status: 200, body: OFFERWALL_PROVIDERS[provider].ack });
+
+    it.each(['cpx', 'bitlabs'] as const)('%s: a reversal stating 0 points is accepted (it takes back the whole credit), once', async (provider) => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      expect(await wh.call(signedPostbackUrl(provider, pb))).toEqual(ackOf(provider));
+      const reversal = signedPostbackUrl(provider, { ...pb, action: 'reverse', offer: { ...pb.offer, points: 0 } });
+
+      expect(await wh.call(reversal)).toEqual(ackOf(provider));
+      expect(await wh.call(reversal)).toEqual(ackOf(provider));
+      expect((await wh.accepted(provider, pb.transactionId)).map((e) => [e.action, e.points])).toEqual([
+        ['credit', 120],
+        ['reverse', 0],
+      ]);
+    });
+
+    it.each(['cpx', 'bitlabs'] as const)('%s: a credit with a negative amount is refused, not credited as its absolute value', async (provider) => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId, 'credit', -50);
+      const url =
+        provider === 'cpx'
+          ? replaceParam(signedPostbackUrl(provider, { ...pb, offer: { ...pb.offer, points: 50 } }), 'amount_local', () => '-50')
+          : signedPostbackUrl(provider, pb);
+
+      expect(await wh.call(url)).toEqual({ status: 400, body: 'rejected_amount' });
+      expect(await statuses(provider, pb.transactionId)).toEqual(['rejected_amount']);
+      expect(await wh.accepted(provider, pb.transactionId)).toEqual([]);
+    });
+
+    it.each(['cpx', 'lootably'] as const)('%s: a reversal stating more than the cap is accepted: it takes back exactly its credit', async (provider) => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId);
+      expect(await wh.call(signedPostbackUrl(provider, pb))).toEqual(ackOf(provider));
+      const reversal = signedPostbackUrl(provider, { ...pb, action: 'reverse', offer: { ...pb.offer, points: MAX_POINTS + 1 } });
+
+      expect(await wh.call(reversal)).toEqual(ackOf(provider));
+      expect((await wh.accepted(provider, pb.transactionId)).map((e) => e.action)).toEqual(['credit', 'reverse']);
+    });
+
+    it('a 0-point credit is acknowledged and recorded as ignored, and handed to nobody', async () => {
+      const userId = await wh.registerUser();
+      const pb = postbackFor(userId, 'credit', 0);
+      expect(await wh.call(signedPostbackUrl('lootably', pb))).toEqual(ackOf('lootably'));
+      expect(await statuses('lootably', pb.transactionId)).toEqual(['ignored']);
+      expect(await wh.accepted('lootably', pb.transactionId)).toEqual([]);
+    });
+  });
+
+  it('refuses repeated parameters and malformed deliveries, recording them', async () => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId);
+    const url = signedPostbackUrl('cpx', pb);
+    const repeated = `${url}&trans_id=other`;
+    expect(await wh.call(repeated)).toEqual({ status: 400, body: 'rejected_invalid' });
+    const noAmount = replaceParam(signedPostbackUrl('cpx', { ...pb, transactionId: `malformed-${randomUUID()}` }), 'amount_local', () => 'lots');
+    expect(await wh.call(noAmount)).toEqual({ status: 400, body: 'rejected_amount' });
+    expect(await wh.call(`${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`, { json: '{"trans_id": [1, broken' })).toEqual({
+      status: 400,
+      body: 'rejected_invalid',
+    });
+    expect((await wh.call(`${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`, { form: `x=${'a'.repeat(100_000)}` })).status).toBe(413);
+    expect(await wh.call(`${TEST_PUBLIC_URL}/webhooks/offerwalls/adgem?x=1`)).toEqual({ status: 404, body: 'not_found' });
+
+    const recorded = await wh.db.query(
+      `SELECT transaction_id, status FROM webhook_transactions WHERE raw_payload->>'url' = ANY($1) ORDER BY created_at`,
+      [[repeated, noAmount]],
+    );
+    // The repeated id is ambiguous, so none is recorded for it.
+    expect(recorded).toEqual([
+      { transaction_id: null, status: 'rejected_invalid' },
+      { transaction_id: expect.stringMatching(/^malformed-/), status: 'rejected_amount' },
+    ]);
+    expect(await wh.accepted('cpx', pb.transactionId)).toEqual([]);
+  });
+
+  it('reads a postback POSTed as a form', async () => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId, 'credit', 10);
+    const form = new URL(signedPostbackUrl('cpx', pb)).searchParams.toString();
+    expect(await wh.call(`${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`, { form })).toEqual({ status: 200, body: '1' });
+    expect((await wh.accepted('cpx', pb.transactionId)).map((e) => e.points)).toEqual([10]);
+  });
+
+  it('refuses the reversal of another user’s transaction', async () => {
+    const owner = await wh.registerUser();
+    const thief = await wh.registerUser();
+    const pb = postbackFor(owner);
+    expect((await wh.call(signedPostbackUrl('cpx', pb))).status).toBe(200);
+    expect(await wh.call(signedPostbackUrl('cpx', { ...pb, userId: thief, action: 'reverse' }))).toEqual({
+      status: 404,
+      body: 'rejected_unknown_transaction',
+    });
+    expect((await wh.accepted('cpx', pb.transactionId)).map((e) => e.action)).toEqual(['credit']);
+  });
+
+  it('after AccountDeleted: the raw payloads (user IP) are erased, new postbacks refused — also when the deletion came first', async () => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId);
+    await wh.call(signedPostbackUrl('lootably', pb));
+    await wh.applied(await wh.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() }));
+
+    const rows = await wh.db.query('SELECT status, amount_mb, raw_payload FROM webhook_transactions WHERE user_id = $1', [userId]);
+    expect(rows).toEqual([{ status: 'accepted', amount_mb: 120, raw_payload: { erased: 'account deleted' } }]);
+    expect(await wh.call(signedPostbackUrl('lootably', postbackFor(userId)))).toEqual({ status: 404, body: 'rejected_unknown_user' });
+
+    const early = randomUUID();
+    await wh.applied(await wh.publish(AccountDeleted, { userId: early, deletedAt: new Date().toISOString() }));
+    await wh.applied(
+      await wh.publish(UserRegistered, { userId: early, email: 'e@example.test', name: 'E', locale: 'en', registeredAt: new Date().toISOString() }),
+    );
+    expect(await wh.call(signedPostbackUrl('lootably', postbackFor(early)))).toEqual({ status: 404, body: 'rejected_unknown_user' });
+  });
+
+  it('records against the delivery what rewards could not apply', async () => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId);
+    await wh.call(signedPostbackUrl('torox', pb));
+    const [accepted] = await wh.accepted('torox', pb.transactionId);
+    await wh.applied(
+      await wh.publish(OfferwallPostbackRefused, {
+        deliveryId: accepted.deliveryId,
+        provider: 'torox',
+        transactionId: pb.transactionId,
+        outcome: 'rejected_unknown_user',
+        refusedAt: new Date().toISOString(),
+      }),
+    );
+    expect(await statuses('torox', pb.transactionId)).toEqual(['rejected_unknown_user']);
+  });
+
+  it('lists every wall in sandbox mode, each embedding the local emulator', async () => {
+    const userId = randomUUID();
+    const { walls } = await wh.rpc.call(WebhooksRpc.listOfferwalls, { userId });
+    expect(walls.map((w) => w.id)).toEqual([...OFFERWALL_IDS]);
+    for (const w of walls) {
+      expect(w).toMatchObject({ sandbox: true, embed: { kind: 'iframe', url: `/sandbox/offerwalls/${w.id}?uid=${encodeURIComponent(w.uid)}` } });
+    }
+    expect(walls.find((w) => w.id === 'rapidoreach')?.uid).toMatch(new RegExp(`^${userId.replace(/-/g, '')}-1000-[0-9a-f]{32}$`));
+  });
+
+  it('the sandbox wall posts back to this service, signing the public URL (BitLabs signs all of it), and reverses once', async () => {
+    const userId = await wh.registerUser();
+    for (const provider of ['bitlabs', 'cpx'] as const) {
+      const uid = OFFERWALL_PROVIDERS[provider].externalUserId(sandboxCredentials(provider), userId);
+      const done = await wh.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, userId, uid, offerId: 'sbx-survey' });
+      expect(done.answer).toEqual({ httpStatus: 200, body: OFFERWALL_PROVIDERS[provider].ack });
+      const [credit] = await wh.db.query(`SELECT raw_payload->>'url' AS url FROM webhook_transactions WHERE transaction_id = $1`, [done.transactionId]);
+      expect(credit.url.startsWith(`${TEST_PUBLIC_URL}/webhooks/offerwalls/${provider}?`)).toBe(true);
+
+      const page = await wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, uid });
+      expect(page.html).toContain(done.transactionId);
+      const reversed = await wh.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, userId, uid, transactionId: done.transactionId });
+      expect(reversed.answer.httpStatus).toBe(200);
+      expect((await wh.accepted(provider, done.transactionId)).map((e) => [e.action, e.points])).toEqual([
+        ['credit', 75],
+        ['reverse', 75],
+      ]);
+      expect((await wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, uid })).html).toContain('(reversed)');
+    }
+  });
+});
+
+describe('offer walls with live credentials (sandbox off)', () => {
+  let wh: WebhooksUnderTest;
+  const CPX = { appId: '4242', secret: 'live-cpx-secure-hash' };
+  const PROVIDER_IP = '198.51.100.1';
+
+  beforeAll(async () => {
+    wh = await startWebhooksUnderTest({
+      OFFERWALLS_SANDBOX: 'false',
+      CPX_APP_ID: CPX.appId,
+      CPX_SECURE_HASH: CPX.secret,
+      CPX_ALLOWED_IPS: `${PROVIDER_IP},2001:db8::/32`,
+    });
+  });
+  afterAll(() => wh?.stop());
+
+  const liveUrl = (pb: EmulatedPostback) => cpxResearch.sign(CPX, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`);
+
+  it('offers only the configured wall, with the provider widget', async () => {
+    const userId = randomUUID();
+    expect(await wh.rpc.call(WebhooksRpc.listOfferwalls, { userId })).toEqual({
+      walls: [{ id: 'cpx', name: 'CPX Research', sandbox: false, uid: userId, embed: cpxResearch.embed(CPX, userId) }],
+    });
+  });
+
+  it('accepts only from allowed source addresses and with the live secret; a disabled wall is refused and recorded', async () => {
+    const userId = await wh.registerUser();
+    const pb: EmulatedPostback = {
+      userId,
+      transactionId: `live-${randomUUID()}`,
+      action: 'credit',
+      offer: { id: '1', name: 'Survey', category: 'survey', points: 40 },
+      userIp: '198.51.100.9',
+    };
+
+    expect(await wh.call(liveUrl(pb), { from: '203.0.113.50' })).toEqual({ status: 403, body: 'rejected_ip' });
+    expect(await wh.call(signedPostbackUrl('cpx', pb), { from: PROVIDER_IP })).toEqual({ status: 403, body: 'rejected_signature' });
+    expect(await wh.call(liveUrl(pb), { from: `::ffff:${PROVIDER_IP}` })).toEqual({ status: 200, body: '1' });
+    const other = { ...pb, transactionId: `live-${randomUUID()}` };
+    expect(await wh.call(liveUrl(other), { from: '2001:db8::7' })).toEqual({ status: 200, body: '1' });
+    expect(await wh.accepted('cpx', pb.transactionId)).toHaveLength(1);
+    expect(await wh.accepted('cpx', other.transactionId)).toHaveLength(1);
+
+    const disabled = signedPostbackUrl('bitlabs', { ...pb, transactionId: 'disabled-1' });
+    expect(await wh.call(disabled)).toEqual({ status: 404, body: 'rejected_disabled' });
+    expect(await wh.db.query(`SELECT status FROM webhook_transactions WHERE provider = 'bitlabs'`)).toEqual([{ status: 'rejected_disabled' }]);
+  });
+});

@@ -1,0 +1,50 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServicePlatformModule } from '@esim/platform';
+import { WebhooksConfig } from './config';
+import { Webhooks1733300000001 } from './migrations/1733300000001-webhooks';
+import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
+import { OfferwallSettings } from './offerwalls/offerwall-settings';
+import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
+import { OfferwallPostbackRefusedEventHandler } from './postbacks/offerwall-postback-refused.event-handler';
+import { PostbackIngestion } from './postbacks/postback-ingestion.service';
+import { PostbacksController } from './postbacks/postbacks.controller';
+import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
+import { WebhookTransactions } from './postbacks/webhook-transactions.service';
+import { OfferwallEmulator } from './sandbox/offerwall-emulator';
+import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
+import { AccountDeletedEventHandler } from './users/account-deleted.event-handler';
+import { RegisteredUser } from './users/registered-user.entity';
+import { RegisteredUsers } from './users/registered-users.service';
+import { UserRegisteredEventHandler } from './users/user-registered.event-handler';
+
+/** The ingestion service: provider callbacks in, accepted postbacks out (through its outbox). */
+@Module({})
+export class WebhooksModule {
+  static register(config: WebhooksConfig): DynamicModule {
+    // Decided before anything starts: a half-configured wall stops the service with a clear message.
+    const offerwalls = OfferwallSettings.fromConfig(config);
+    return {
+      module: WebhooksModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'webhooks',
+          config,
+          entities: [WebhookTransaction, RegisteredUser],
+          migrations: [Webhooks1733300000001],
+        }),
+      ],
+      controllers: [PostbacksController, OfferwallsRpcHandler, SandboxRpcHandler],
+      providers: [
+        { provide: OfferwallSettings, useValue: offerwalls },
+        OfferwallModeLog,
+        WebhookTransactions,
+        RegisteredUsers,
+        PostbackIngestion,
+        OfferwallEmulator,
+        UserRegisteredEventHandler,
+        AccountDeletedEventHandler,
+        OfferwallPostbackRefusedEventHandler,
+      ],
+    };
+  }
+}
