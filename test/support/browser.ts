@@ -13,9 +13,14 @@ export function launchBrowser(): Promise<Browser> {
 
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-/** A phone-sized page whose interface language is `locale` (the SPA reads localStorage `locale`). */
+/**
+ * A phone-sized page whose interface language is `locale` (the SPA reads localStorage `locale`).
+ * The app's service worker is blocked: `page.route` cannot see the requests a service worker makes,
+ * so stubbed answers would not reach the page. The offline app is tested in its own context
+ * (test/browser/purchase.e2e-spec.ts).
+ */
 export async function phonePage(browser: Browser, baseURL: string, locale = 'en'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ ...PHONE, baseURL, locale });
+  const context = await browser.newContext({ ...PHONE, baseURL, locale, serviceWorkers: 'block' });
   // Runs in the page, where localStorage exists; the test's own types know only Node.
   await context.addInitScript((lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng), locale);
   const page = await context.newPage();

@@ -3,10 +3,10 @@ import { useLocation, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PLAN_VALIDITY_DAYS } from '@esim/contracts';
 import { useAuth } from '../auth/AuthProvider';
-import { ComingSoon } from '../components/ComingSoon';
 import { formatNumber } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { ButtonLink, Card, CheckIcon, ClockIcon, EmptyState, GiftIcon, HomeIcon, SparkIcon } from '../ui';
+import { PurchaseConfirmation } from './checkout/PurchaseConfirmation';
 import { readActivationData } from './redeem/activationData';
 import { asSuccessState, giftedSummary, type GiftedSummary } from './redeem/giftedSummary';
 import { maskIccid } from './redeem/iccid';
@@ -14,22 +14,15 @@ import './earning/earning.css';
 import './redeem/redeem.css';
 
 /**
- * /success (spec section 2). With `payment_intent` and `plan` it confirms a card purchase (a later
- * issue); without them it is the 'Data Gifted!' view of the amount actually gifted.
+ * /success (spec section 2). With `payment_intent` and `plan` it confirms a card purchase
+ * (checkout/PurchaseConfirmation); without them it is the 'Data Gifted!' view of the amount
+ * actually gifted.
  */
 export default function SuccessPage() {
-  const { t } = useTranslation();
   const [params] = useSearchParams();
-  if (params.get('payment_intent') && params.get('plan')) {
-    return (
-      <ComingSoon
-        title={t('placeholders.success.title')}
-        description={t('placeholders.success.text')}
-        icon={<CheckIcon size={32} />}
-        withNav={false}
-      />
-    );
-  }
+  const paymentIntent = params.get('payment_intent');
+  const plan = params.get('plan');
+  if (paymentIntent && plan) return <PurchaseConfirmation paymentIntentId={paymentIntent} plan={plan} />;
   return <DataGifted />;
 }
 

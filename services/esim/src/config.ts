@@ -37,7 +37,7 @@ export const esimConfigSchema = platformConfigSchema
         'Pins the KeepGo bundle used for a country, as CC=bundleId pairs (e.g. "US=123,MX=456"); other countries are matched from the catalogue.',
       ),
     ESIM_LINE_USAGE_CACHE_SECONDS: envInt(300, 0).describe(
-      "How long the data and validity left on a line (My eSIMs, read from KeepGo) are reused before KeepGo is asked again.",
+      'How long the data and validity left on a line (My eSIMs, read from KeepGo) are reused before KeepGo is asked again.',
     ),
     ESIM_LINE_USAGE_REFRESH_SECONDS: envInt(15, 0).describe(
       'A refresh the user asks for reuses an answer younger than this, so tapping refresh cannot flood KeepGo.',

@@ -5,11 +5,18 @@ import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
 import { GiftClaims } from './gifts/gift-claims';
 import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
+import { GiftSummaryAnnouncements } from './gifts/gift-summary-announcements';
 import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
 import { KeepGoModule } from './keepgo/keepgo.module';
 import { DataGifts1732060900000 } from './migrations/1732060900000-data-gifts';
 import { KeepGoSandbox1732060950000 } from './migrations/1732060950000-keepgo-sandbox';
 import { EsimRedemptions1732063000000 } from './migrations/1732063000000-redemptions';
+import { EsimOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
+import { DeliveryResolutions } from './operator-queue/delivery-resolutions';
+import { OperatorOutcomeListener } from './operator-queue/operator-outcome.listener';
+import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
+import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
+import { PROVISIONING_OUTCOME_LISTENER } from './provisioning/provisioning-outcome-listener';
 import { EsimLineRecord } from './lines/esim-line.entity';
 import { EsimLines } from './lines/esim-lines';
 import { LinesRpcHandler } from './lines/lines.rpc-handler';
@@ -34,12 +41,16 @@ export class EsimModule {
           name: 'esim',
           config,
           entities: [DataGift, Provisioning, EsimLineRecord, ...KeepGoModule.entities],
-          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000],
+          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000],
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
       providers: [
+        DeliveryResolutions,
+        OperatorOutcomeListener,
+        { provide: PROVISIONING_OUTCOME_LISTENER, useExisting: OperatorOutcomeListener },
+        PurchaseResolvedEventHandler,
         QrCodes,
         { provide: PROVISIONING_SETTINGS, useValue: provisioningSettings(config) },
         ProvisioningOutcomes,
@@ -47,6 +58,7 @@ export class EsimModule {
         ProvisioningSweeper,
         EsimLines,
         GiftClaims,
+        GiftSummaryAnnouncements,
         PointsReservedEventHandler,
         PaymentSucceededEventHandler,
         { provide: LINE_USAGE_SETTINGS, useValue: lineUsageSettings(config) },

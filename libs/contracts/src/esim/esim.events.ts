@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { defineEvent } from '../events/event-definition';
+import { giftSummarySchema } from './esim.rpc';
 import { PROVISIONING_KINDS, REDEMPTION_SOURCES } from './redemption-view';
 
 const provisioningFacts = {
@@ -66,5 +67,23 @@ export const DataGiftGranted = defineEvent(
     planTier: z.enum(REDEEMABLE_PLAN_TIERS),
     grantedBy: z.string().uuid(),
     grantedAt: z.string().datetime(),
+  }),
+);
+
+/**
+ * What the user row shows about delivered gifts changed (a delivery landed), published in the
+ * transaction that delivered. `version` is the number of the user's delivered gifts, counted under
+ * a per-user lock (services/esim/src/gifts/gift-summary-announcements.ts), so a higher version is
+ * always a later summary.
+ */
+export const GiftSummaryChanged = defineEvent(
+  'esim',
+  'gift-summary-changed',
+  1,
+  z.object({
+    userId: z.string().uuid(),
+    summary: giftSummarySchema,
+    version: z.number().int().nonnegative(),
+    changedAt: z.string().datetime(),
   }),
 );

@@ -47,6 +47,16 @@ const userRequest = z.object({ userId: z.string().uuid() });
 
 export const EsimRpc = {
   getGiftSummary: defineRpc('esim', 'get-gift-summary', userRequest, giftSummarySchema),
+  /**
+   * The gift summary with the version GiftSummaryChanged carries (the number of delivered gifts),
+   * read in one snapshot, for the gateway's user view.
+   */
+  getVersionedGiftSummary: defineRpc(
+    'esim',
+    'get-versioned-gift-summary',
+    userRequest,
+    z.object({ summary: giftSummarySchema, version: z.number().int().nonnegative() }),
+  ),
   /** GB delivered to all users so far (the admin stat card). */
   getGiftTotals: defineRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
   /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */

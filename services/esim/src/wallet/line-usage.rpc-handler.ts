@@ -9,7 +9,10 @@ export class LineUsageRpcHandler {
 
   /** The acting user's line only: whose line it is comes from meta, never from the request. */
   @RpcHandler(EsimWalletRpc.getLineUsage)
-  get({ iccid, refresh }: RpcRequest<typeof EsimWalletRpc.getLineUsage>, meta: RpcMeta): Promise<RpcResponse<typeof EsimWalletRpc.getLineUsage>> {
+  get(
+    { iccid, refresh }: RpcRequest<typeof EsimWalletRpc.getLineUsage>,
+    meta: RpcMeta,
+  ): Promise<RpcResponse<typeof EsimWalletRpc.getLineUsage>> {
     if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
     return this.usage.usage(meta.userId, iccid, refresh ?? false);
   }

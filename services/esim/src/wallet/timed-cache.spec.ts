@@ -6,7 +6,11 @@ class Transient extends Error {}
 function setup() {
   let now = 1_000_000;
   const clock = { advance: (ms: number) => (now += ms) };
-  const cache = new TimedCache<string>(settings, (err) => err instanceof Transient, () => now);
+  const cache = new TimedCache<string>(
+    settings,
+    (err) => err instanceof Transient,
+    () => now,
+  );
   let calls = 0;
   const load = (value: string) => async () => {
     calls += 1;
