@@ -75,12 +75,14 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
   const redemption = useRedemption();
   const n = (value: number) => formatNumber(value, i18n.language);
 
-  const [purchaseType, setPurchaseType] = useState<PurchaseType>('new');
+  // The wallet's Top up button opens /iccid?iccid=…: start on the existing-eSIM option, filled in.
+  const topUpIccid = params.get('iccid') ?? '';
+  const [purchaseType, setPurchaseType] = useState<PurchaseType>(topUpIccid ? 'existing' : 'new');
   const [country, setCountry] = useState<ClaimCountry>('US');
   const [planTier, setPlanTier] = useState<RedeemablePlanTier>(() =>
     user.points >= redeemablePlan('1GB').pointsCost || gifts.length === 0 ? '1GB' : gifts[0].planTier,
   );
-  const [iccid, setIccid] = useState('');
+  const [iccid, setIccid] = useState(topUpIccid);
   const [iccidError, setIccidError] = useState<string | null>(null);
   const iccidRef = useRef<HTMLInputElement>(null);
   const processingRef = useRef<HTMLDivElement>(null);
