@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { pwaOptions } from './pwa.config';
 
 const api = 'http://localhost:3000';
 
@@ -42,7 +44,7 @@ const pureContracts = {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), pureContracts],
+  plugins: [react(), pureContracts, VitePWA(pwaOptions)],
   resolve: {
     alias: {
       '@esim/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)),

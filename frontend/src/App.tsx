@@ -1,17 +1,20 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, Route, Routes, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from './auth/AuthProvider';
 import { RequireAuth, VisitorOnly } from './auth/guards';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { useAdoptAccountLocale } from './i18n/useLocale';
 import LandingPage from './pages/LandingPage';
+import { lazyPage } from './lib/lazyPage';
 import { FullPageSpinner } from './ui';
 
-// Everything but the landing page is loaded on demand, so the first load stays small.
-const AuthPage = lazy(() => import('./pages/AuthPage'));
+// Everything but the landing page is loaded on demand, so the first load stays small. lazyPage:
+// the pages the build pre-renders (scripts/prerender.mjs), preloaded before hydration.
+const AuthPage = lazyPage('/auth', () => import('./pages/AuthPage'));
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
-const PrivacyPage = lazy(() => import('./pages/PrivacyPage'));
-const TermsPage = lazy(() => import('./pages/TermsPage'));
+const PrivacyPage = lazyPage('/privacy', () => import('./pages/PrivacyPage'));
+const TermsPage = lazyPage('/terms', () => import('./pages/TermsPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 const DashboardPage = lazy(() => import('./pages/DashboardPage'));
 const ProfilePage = lazy(() => import('./pages/ProfilePage'));
@@ -24,6 +27,8 @@ const AdwallPage = lazy(() => import('./pages/AdwallPage'));
 const EsimsPage = lazy(() => import('./pages/EsimsPage'));
 const CheckoutPage = lazy(() => import('./pages/CheckoutPage'));
 const AdminPage = lazy(() => import('./pages/AdminPage'));
+// The signed-in user's live stream (docs/live-view.md): loaded once someone is signed in.
+const LiveUpdates = lazy(() => import('./live/LiveUpdates'));
 
 /** Spec section 2: every route of the product. */
 export function AppRoutes() {
@@ -66,6 +71,7 @@ export function AppRoutes() {
 function RootLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const { user } = useAuth();
   useAdoptAccountLocale();
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -80,6 +86,11 @@ function RootLayout() {
           <Outlet />
         </Suspense>
       </ErrorBoundary>
+      {user && (
+        <Suspense fallback={null}>
+          <LiveUpdates userId={user.id} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,45 +1,23 @@
-import { StrictMode, Suspense, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
-import { useTranslation } from 'react-i18next';
+// The entry: styles (index.html links them, so they apply before the first paint) and a loader.
 import './styles/tokens.css';
 import './styles/base.css';
 import './ui/ui.css';
 import './styles/app.css';
-import './i18n';
-import { AppRoutes } from './App';
-import { AuthProvider, USER_QUERY_KEY } from './auth/AuthProvider';
-import { getQueryFn } from './lib/api';
-import { queryClient } from './lib/queryClient';
-import { FullPageSpinner, ToastProvider } from './ui';
 
-/** Toasts need their labels translated, so they sit inside the i18n Suspense boundary. */
-function TranslatedToasts({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <ToastProvider dismissLabel={t('common.dismiss')} regionLabel={t('common.notifications')}>
-      {children}
-    </ToastProvider>
-  );
+/**
+ * Resolves once the browser has painted what the HTML already holds. A module script runs as soon
+ * as the HTML is parsed, which, with the script at hand (cached, or fast network), is before the
+ * first paint; the app's code is only evaluated after it, so a pre-rendered page shows at once.
+ */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    // A tab opened in the background gets no animation frames until it is shown.
+    setTimeout(resolve, 100);
+  });
 }
 
-// Ask for the session while the locale chunk downloads, rather than after it.
-void queryClient.prefetchQuery({ queryKey: USER_QUERY_KEY, queryFn: getQueryFn({ on401: 'returnNull' }) });
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        {/* Waits for the active locale's chunk. */}
-        <Suspense fallback={<FullPageSpinner />}>
-          <TranslatedToasts>
-            <AuthProvider>
-              <AppRoutes />
-            </AuthProvider>
-          </TranslatedToasts>
-        </Suspense>
-      </BrowserRouter>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// Only a pre-rendered page has something to paint first; the shell (an empty #root) starts the app
+// at once. The documents modulepreload boot's chunks (scripts/prerender.mjs), so they are at hand.
+const prerendered = document.getElementById('root')?.hasAttribute('data-prerendered');
+void (prerendered ? afterFirstPaint() : Promise.resolve()).then(() => import('./boot'));

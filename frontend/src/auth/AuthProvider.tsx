@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Locale, UserView } from '@esim/contracts';
+import type { LoginRequest, RegisterRequest, RegisterResponse, ResendVerificationRequest, UserView, VerifyEmailRequest } from '@esim/contracts';
 import { apiJson, apiRequest, getQueryFn } from '../lib/api';
 import { useErrorText } from '../lib/useErrorText';
 import { useToast } from '../ui';
@@ -10,44 +10,16 @@ export const USER_QUERY_KEY = ['/api/user'] as const;
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-  acceptTerms: boolean;
-  acceptPrivacy: boolean;
-  locale: Locale;
-}
-export interface RegisterResult {
-  requiresVerification: boolean;
-  email: string;
-  message: string;
-}
-export interface VerifyInput {
-  email: string;
-  code: string;
-  password: string;
-  name: string;
-  locale: Locale;
-}
-export interface ResendInput {
-  email: string;
-  locale: Locale;
-}
-
 export interface AuthContextValue {
   user: UserView | null;
   status: AuthStatus;
   isLoading: boolean;
   error: Error | null;
-  loginMutation: UseMutationResult<UserView, Error, LoginInput>;
-  registerMutation: UseMutationResult<RegisterResult, Error, RegisterInput>;
-  verifyMutation: UseMutationResult<{ user: UserView }, Error, VerifyInput>;
-  resendMutation: UseMutationResult<unknown, Error, ResendInput>;
+  // Request and answer shapes are the gateway's contracts (type-only imports: no code in the bundle).
+  loginMutation: UseMutationResult<UserView, Error, LoginRequest>;
+  registerMutation: UseMutationResult<RegisterResponse, Error, RegisterRequest>;
+  verifyMutation: UseMutationResult<{ user: UserView }, Error, VerifyEmailRequest>;
+  resendMutation: UseMutationResult<unknown, Error, ResendVerificationRequest>;
   logoutMutation: UseMutationResult<void, Error, void>;
   /**
    * Ends the session on this client (after logout or account deletion): the user becomes null and
@@ -69,6 +41,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const userQuery = useQuery<UserView | null, Error>({
     queryKey: USER_QUERY_KEY,
     queryFn: getQueryFn<UserView>({ on401: 'returnNull' }),
+    // main.tsx asks for the session while the locale chunk downloads; by the time this mounts that
+    // answer is in, and with the default staleTime of 0 mounting would ask a second time. Later
+    // changes arrive explicitly (login/logout set it, pages invalidate it, a 401 clears it).
+    refetchOnMount: false,
   });
 
   const [signedOutRedirect, setSignedOutRedirect] = useState('/auth');
@@ -93,18 +69,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const failed = (titleKey: string) => (error: Error) =>
     toast({ title: t(titleKey), description: errorText(error), variant: 'destructive' });
 
-  const loginMutation = useMutation<UserView, Error, LoginInput>({
-    mutationFn: ({ email, password }) => apiJson<UserView>('POST', '/api/login', { username: email, password }),
+  const loginMutation = useMutation<UserView, Error, LoginRequest>({
+    mutationFn: (input) => apiJson<UserView>('POST', '/api/login', input),
     onSuccess: (user) => startSession(user),
     onError: failed('auth.toast.loginFailed'),
   });
 
-  const registerMutation = useMutation<RegisterResult, Error, RegisterInput>({
-    mutationFn: (input) => apiJson<RegisterResult>('POST', '/api/register', input),
+  const registerMutation = useMutation<RegisterResponse, Error, RegisterRequest>({
+    mutationFn: (input) => apiJson<RegisterResponse>('POST', '/api/register', input),
     onError: failed('auth.toast.registrationFailed'),
   });
 
-  const verifyMutation = useMutation<{ user: UserView }, Error, VerifyInput>({
+  const verifyMutation = useMutation<{ user: UserView }, Error, VerifyEmailRequest>({
     mutationFn: (input) => apiJson<{ user: UserView }>('POST', '/api/verify-email', input),
     onSuccess: ({ user }) => {
       startSession(user);
@@ -114,7 +90,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     onError: failed('auth.toast.verificationFailed'),
   });
 
-  const resendMutation = useMutation<unknown, Error, ResendInput>({
+  const resendMutation = useMutation<unknown, Error, ResendVerificationRequest>({
     mutationFn: (input) => apiJson<unknown>('POST', '/api/resend-verification', input),
     onSuccess: () => toast({ title: t('auth.toast.codeSentTitle'), description: t('auth.toast.codeSentDescription'), variant: 'success' }),
     onError: failed('auth.toast.resendFailed'),

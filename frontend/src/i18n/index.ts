@@ -52,12 +52,21 @@ export function currentLocale(): Locale {
   return isLocale(i18n.resolvedLanguage) ? i18n.resolvedLanguage : isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-const initialLocale = detectInitialLocale();
-applyDocumentLocale(initialLocale);
-i18n.on('languageChanged', applyDocumentLocale);
+// The build pre-renders public pages in Node (scripts/prerender.mjs), where there is no window:
+// there the language is always the default one, which is what those pages are rendered in.
+const inBrowser = typeof window !== 'undefined';
+const initialLocale = inBrowser ? detectInitialLocale() : DEFAULT_LOCALE;
+if (inBrowser) {
+  applyDocumentLocale(initialLocale);
+  i18n.on('languageChanged', applyDocumentLocale);
+}
 
+/**
+ * Settles once the active locale's chunk is loaded. Hydrating a pre-rendered page waits for it, so
+ * the first client render has the same texts as the HTML instead of suspending.
+ */
 // Each locale is its own chunk, fetched on demand: the first load carries only the active one.
-void i18n
+export const i18nReady: Promise<unknown> = i18n
   .use(resourcesToBackend((language: string) => import(`./locales/${language}.json`).then((m: { default: unknown }) => m.default)))
   .use(initReactI18next)
   .init({

@@ -1,4 +1,5 @@
-import { daysSince, formatPrice, initials } from './format';
+import { LOCALES } from '@esim/contracts';
+import { daysSince, formatDate, formatNumber, formatPrice, initials, nativeLanguageName } from './format';
 import { redemptionProgress } from './points';
 
 describe('display helpers', () => {
@@ -25,5 +26,22 @@ describe('display helpers', () => {
     expect(initials('Ana Silva')).toBe('AS');
     expect(initials('  josé  ')).toBe('J');
     expect(initials('')).toBe('?');
+  });
+
+  it('names every interface language in itself, exactly as Intl does', () => {
+    for (const code of LOCALES) {
+      const name = new Intl.DisplayNames([code], { type: 'language' }).of(code)!;
+      expect(nativeLanguageName(code)).toBe(name.charAt(0).toLocaleUpperCase(code) + name.slice(1));
+    }
+    expect(nativeLanguageName('sv')).toBe('Svenska');
+  });
+
+  it('formats with reused Intl formatters, per locale and options', () => {
+    expect(formatNumber(1000, 'pt')).toBe('1.000');
+    expect(formatNumber(1000, 'en')).toBe('1,000');
+    expect(formatNumber(1234.5, 'pt')).toBe('1.234,5');
+    expect(formatDate('2025-08-29T12:00:00Z', 'en')).toBe('August 29, 2025');
+    expect(formatDate('2025-08-29T12:00:00Z', 'en', { month: 'short', year: 'numeric' })).toBe('Aug 2025');
+    expect(formatDate('not a date', 'en')).toBe('');
   });
 });

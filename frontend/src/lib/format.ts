@@ -1,11 +1,25 @@
-import { formatUsd } from '@esim/contracts';
+import { formatUsd, isLocale, type Locale } from '@esim/contracts';
+
+/**
+ * Intl formatters are costly to build (locale data is loaded for each one) and pages format many
+ * numbers while rendering, so each is built once per locale (and options) and reused.
+ */
+function cached<F>(cache: Map<string, F | null>, key: string, build: () => F): F | null {
+  if (!cache.has(key)) {
+    try {
+      cache.set(key, build());
+    } catch {
+      cache.set(key, null);
+    }
+  }
+  return cache.get(key) ?? null;
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat | null>();
+const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
 
 export function formatNumber(value: number, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale).format(value);
-  } catch {
-    return String(value);
-  }
+  return cached(numberFormats, locale, () => new Intl.NumberFormat(locale))?.format(value) ?? String(value);
 }
 
 /** Plan prices: cents / 100 with two decimals (spec section 9), in US dollars. */
@@ -16,29 +30,45 @@ export function formatPrice(cents: number): string {
 export function formatDate(value: string | number | Date, locale: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'long' }): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  try {
-    return new Intl.DateTimeFormat(locale, options).format(date);
-  } catch {
-    return date.toDateString();
-  }
+  return cached(dateFormats, `${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options))?.format(date) ?? date.toDateString();
 }
 
 const regionNames = new Map<string, Intl.DisplayNames | null>();
 
 /** A country's name in the interface language (Intl), falling back to its code. */
 export function countryName(code: string, locale: string): string {
-  if (!regionNames.has(locale)) {
-    try {
-      regionNames.set(locale, new Intl.DisplayNames([locale], { type: 'region' }));
-    } catch {
-      regionNames.set(locale, null);
-    }
-  }
-  return regionNames.get(locale)?.of(code) ?? code;
+  return cached(regionNames, locale, () => new Intl.DisplayNames([locale], { type: 'region' }))?.of(code) ?? code;
 }
+
+/**
+ * Each interface language named in itself, as Intl.DisplayNames names it (capitalised). Written out
+ * because building 18 DisplayNames loads 18 locales' data, which cost a phone a long task on every
+ * page with the language selector; a new catalogue locale fails to compile until it is named here.
+ */
+const NATIVE_LANGUAGE_NAMES: Record<Locale, string> = {
+  pt: 'Português',
+  es: 'Español',
+  en: 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  it: 'Italiano',
+  ru: 'Русский',
+  ja: '日本語',
+  ko: '한국어',
+  zh: '中文',
+  ur: 'اردو',
+  id: 'Indonesia',
+  fil: 'Filipino',
+  vi: 'Tiếng Việt',
+  hi: 'हिन्दी',
+  th: 'ไทย',
+  ms: 'Melayu',
+  bn: 'বাংলা',
+};
 
 /** A language's name in that language ("Português", "日本語"), for the language selector. */
 export function nativeLanguageName(code: string): string {
+  if (isLocale(code)) return NATIVE_LANGUAGE_NAMES[code];
   try {
     const name = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
     return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);

@@ -1,15 +1,54 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthProvider';
-import { ComingSoon } from '../components/ComingSoon';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
-import { ButtonLink, Card, EmptyState, LockIcon, ShieldIcon } from '../ui';
+import { Button, ButtonLink, Card, EmptyState, GiftIcon, LockIcon, PageHeader } from '../ui';
+import { AuditTrail } from './admin/AuditTrail';
+import { DeadLetters } from './admin/DeadLetters';
+import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
+import { OperatorQueue } from './admin/OperatorQueue';
+import { StatsCards } from './admin/StatsCards';
+import { SupplierTest } from './admin/SupplierTest';
+import { UserTable } from './admin/UserTable';
+import './admin/admin.css';
 
-/** /admin: stats, gifting and the user table (to come). Non-admins are refused here; the server enforces it too. */
+/**
+ * /admin (docs/admin.md): stat cards, the supplier test, gifting, the server-paged user table with
+ * its CSV export, the operator queue, dead letters and the audit trail. Non-admins are refused here;
+ * the server refuses every /api/admin call too.
+ */
 export default function AdminPage() {
   const { user } = useAuth();
-  const { t } = useTranslation();
   if (!user?.isAdmin) return <AccessDenied />;
-  return <ComingSoon title={t('placeholders.admin.title')} description={t('placeholders.admin.text')} icon={<ShieldIcon size={32} />} withNav={false} />;
+  return <AdminConsole />;
+}
+
+function AdminConsole() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('admin.title'));
+  const [gift, setGift] = useState<{ open: boolean; target: GiftTarget | null }>({ open: false, target: null });
+  return (
+    <main id="main" className="page admin">
+      <PageHeader title={t('admin.title')} subtitle={t('admin.subtitle')} back={{ to: '/dashboard', label: t('common.backToDashboard') }} />
+      <StatsCards />
+      <div className="admin__tools">
+        <SupplierTest />
+        <Card title={t('admin.gift.cardTitle')} titleId="admin-gift-title">
+          <p className="muted small">{t('admin.gift.description')}</p>
+          <div>
+            <Button icon={<GiftIcon size={18} />} onClick={() => setGift({ open: true, target: null })}>
+              {t('admin.gift.open')}
+            </Button>
+          </div>
+        </Card>
+      </div>
+      <UserTable onGift={(target) => setGift({ open: true, target })} />
+      <OperatorQueue />
+      <DeadLetters />
+      <AuditTrail />
+      <GiftDialog open={gift.open} initialUser={gift.target} onClose={() => setGift({ open: false, target: null })} />
+    </main>
+  );
 }
 
 function AccessDenied() {

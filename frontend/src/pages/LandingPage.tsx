@@ -8,7 +8,8 @@ import { formatNumber, formatPrice } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { BoltIcon, ButtonLink, CardIcon, GiftIcon, GlobeIcon, ShieldIcon, SimIcon, SparkIcon, TargetIcon } from '../ui';
 
-const COUNTRIES = '180+';
+/** Countries the eSIM plans cover, as the landing page and its meta description say. */
+export const COUNTRIES = '180+';
 
 export default function LandingPage() {
   const { t, i18n } = useTranslation();
@@ -166,7 +167,10 @@ export default function LandingPage() {
               </li>
             </ul>
           </nav>
-          <p className="muted xs">{t('landing.footer.copyright', { year: new Date().getFullYear(), brand: BRAND_NAME })}</p>
+          {/* Pre-rendered at build time: the year may have turned since. */}
+          <p className="muted xs" suppressHydrationWarning>
+            {t('landing.footer.copyright', { year: new Date().getFullYear(), brand: BRAND_NAME })}
+          </p>
         </div>
       </footer>
     </div>

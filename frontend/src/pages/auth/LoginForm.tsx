@@ -29,7 +29,7 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
     setErrors(next);
     if (next.email) return emailRef.current?.focus();
     if (next.password) return passwordRef.current?.focus();
-    loginMutation.mutate({ email: email.trim(), password });
+    loginMutation.mutate({ username: email.trim(), password });
   };
 
   return (

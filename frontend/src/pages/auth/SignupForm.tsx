@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { SIGNUP_BONUS_POINTS } from '@esim/contracts';
-import { useAuth, type RegisterResult } from '../../auth/AuthProvider';
+import { SIGNUP_BONUS_POINTS, type RegisterResponse } from '@esim/contracts';
+import { useAuth } from '../../auth/AuthProvider';
 import { currentLocale } from '../../i18n';
 import { formatNumber } from '../../lib/format';
 import { Button, Checkbox, Input } from '../../ui';
@@ -23,7 +23,7 @@ type SignupErrors = Partial<Record<keyof SignupValues, string>>;
 interface SignupFormProps {
   values: SignupValues;
   onChange: (values: SignupValues) => void;
-  onRegistered: (result: RegisterResult) => void;
+  onRegistered: (result: RegisterResponse) => void;
   onLogin: () => void;
 }
 
@@ -55,8 +55,9 @@ export function SignupForm({ values, onChange, onRegistered, onLogin }: SignupFo
         name: values.name.trim(),
         email: values.email.trim(),
         password: values.password,
-        acceptTerms: values.acceptTerms,
-        acceptPrivacy: values.acceptPrivacy,
+        // Both boxes are ticked (checked above); the contract takes only true.
+        acceptTerms: true,
+        acceptPrivacy: true,
         locale: currentLocale(),
       },
       { onSuccess: onRegistered },

@@ -2,25 +2,25 @@ import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EsimRpc, GiftSummary, RpcRequest, RpcResponse } from '@esim/contracts';
 import { RpcHandler } from '@esim/platform';
-
-interface SummaryRow {
-  user_id: string;
-  total: number;
-  iccid: string | null;
-  plan_tier: string | null;
-  last_at: Date | null;
-}
-
-const EMPTY: GiftSummary = { dataGiftedGB: 0, iccid: null, planTierLastChosen: null, lastGiftedAt: null };
+import { EMPTY_GIFT_SUMMARY, GiftSummaryAnnouncements } from './gift-summary-announcements';
 
 @Controller()
 export class GiftSummaryRpcHandler {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly gifts: GiftSummaryAnnouncements,
+  ) {}
 
   /** Totals of delivered gifts and the last one, as the user row shows them. */
   @RpcHandler(EsimRpc.getGiftSummary)
   async summary({ userId }: RpcRequest<typeof EsimRpc.getGiftSummary>): Promise<GiftSummary> {
-    return (await this.summariesOf([userId])).get(userId) ?? EMPTY;
+    return (await this.gifts.read(this.db.manager, [userId])).get(userId)?.summary ?? EMPTY_GIFT_SUMMARY;
+  }
+
+  /** The same with GiftSummaryChanged's version, read in one snapshot (the gateway's user view rebuilds from it). */
+  @RpcHandler(EsimRpc.getVersionedGiftSummary)
+  async versionedSummary({ userId }: RpcRequest<typeof EsimRpc.getVersionedGiftSummary>): Promise<RpcResponse<typeof EsimRpc.getVersionedGiftSummary>> {
+    return (await this.gifts.read(this.db.manager, [userId])).get(userId) ?? { summary: EMPTY_GIFT_SUMMARY, version: 0 };
   }
 
   @RpcHandler(EsimRpc.getGiftTotals)
@@ -32,31 +32,7 @@ export class GiftSummaryRpcHandler {
   /** The same for a page of the admin user table, in one query. */
   @RpcHandler(EsimRpc.getGiftSummaries)
   async summaries({ userIds }: RpcRequest<typeof EsimRpc.getGiftSummaries>): Promise<RpcResponse<typeof EsimRpc.getGiftSummaries>> {
-    const found = await this.summariesOf(userIds);
-    return { summaries: userIds.map((userId) => ({ userId, ...(found.get(userId) ?? EMPTY) })) };
-  }
-
-  private async summariesOf(userIds: string[]): Promise<Map<string, GiftSummary>> {
-    const rows: SummaryRow[] = await this.db.query(
-      `SELECT user_id,
-              COALESCE(SUM(amount_gb), 0)::int AS total,
-              (array_agg(iccid ORDER BY delivered_at DESC))[1] AS iccid,
-              (array_agg(plan_tier ORDER BY delivered_at DESC))[1] AS plan_tier,
-              MAX(delivered_at) AS last_at
-         FROM data_gifts WHERE user_id = ANY($1) AND status = 'delivered'
-        GROUP BY user_id`,
-      [userIds],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.user_id,
-        {
-          dataGiftedGB: row.total,
-          iccid: row.iccid,
-          planTierLastChosen: row.plan_tier,
-          lastGiftedAt: row.last_at ? new Date(row.last_at).toISOString() : null,
-        },
-      ]),
-    );
+    const found = await this.gifts.read(this.db.manager, userIds);
+    return { summaries: userIds.map((userId) => ({ userId, ...(found.get(userId)?.summary ?? EMPTY_GIFT_SUMMARY) })) };
   }
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ProvisioningFailed, ProvisioningSucceeded } from '@esim/contracts';
 import { Tx, UnitOfWork } from '@esim/platform';
 import type { ProviderOperation } from '../keepgo/esim-provider';
 import { DataGift } from '../gifts/data-gift.entity';
+import { GiftSummaryAnnouncements } from '../gifts/gift-summary-announcements';
 import { EsimLines } from '../lines/esim-lines';
 import { Provisioning } from './provisioning.entity';
+import { PROVISIONING_OUTCOME_LISTENER, ProvisioningOutcomeListener } from './provisioning-outcome-listener';
 
 /** What the line looks like after a delivery, as far as we know it. */
 export interface DeliveredLine {
@@ -34,6 +36,8 @@ export class ProvisioningOutcomes {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly lines: EsimLines,
+    private readonly gifts: GiftSummaryAnnouncements,
+    @Optional() @Inject(PROVISIONING_OUTCOME_LISTENER) private readonly listener?: ProvisioningOutcomeListener,
   ) {}
 
   /** The data is on the line: a delivered data_gifts row, the wallet line, ProvisioningSucceeded. */
@@ -96,6 +100,8 @@ export class ProvisioningOutcomes {
         providerTransactionId: line.transactionId,
         completedAt: now.toISOString(),
       });
+      await this.gifts.announce(tx, p.userId);
+      await this.listener?.onOutcome(tx, p, 'succeeded', { line, reason: null });
       this.log.log(`provisioning ${p.id} (redemption ${p.redemptionId}): ${p.amountGB} GB delivered onto ${line.iccid}`);
       return true;
     });
@@ -108,6 +114,7 @@ export class ProvisioningOutcomes {
       if (!p) return false;
       await this.end(tx, p, 'refused', reason, message);
       if (p.claimedGiftId) await tx.manager.update(DataGift, { id: p.claimedGiftId, status: 'claimed' }, { status: 'granted' });
+      await this.listener?.onOutcome(tx, p, 'refused', { line: null, reason });
       this.log.warn(`provisioning ${p.id} (redemption ${p.redemptionId}) refused: ${message}`);
       return true;
     });
@@ -119,6 +126,7 @@ export class ProvisioningOutcomes {
       const p = await this.inProgress(tx.manager, id);
       if (!p) return false;
       await this.end(tx, p, 'manual_transfer_required', reason, message);
+      await this.listener?.onOutcome(tx, p, 'manual_transfer_required', { line: null, reason });
       this.log.error(`provisioning ${p.id} (redemption ${p.redemptionId}) needs a manual transfer: ${reason}`);
       return true;
     });

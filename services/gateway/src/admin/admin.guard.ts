@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { IdentityRpc } from '@esim/contracts';
 import { AppError, RpcClient } from '@esim/platform';
+import { signedInUserId } from '../sessions/auth.guard';
 
 /**
  * Every /api/admin route: 401 for a visitor, 403 for a signed-in non-admin. The flag is asked of
@@ -12,9 +13,9 @@ export class AdminGuard implements CanActivate {
   constructor(private readonly rpc: RpcClient) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const userId = ctx.switchToHttp().getRequest<Request>().session?.userId;
-    if (!userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-    const { isAdmin } = await this.rpc.call(IdentityRpc.isAdmin, { userId });
+    if (!signedInUserId(ctx.switchToHttp().getRequest<Request>())) throw new AppError('unauthorized', 'Please sign in to continue.');
+    // Identity answers for the acting user, the signed-in one (RpcMeta).
+    const { isAdmin } = await this.rpc.call(IdentityRpc.isAdmin, {});
     if (!isAdmin) throw new AppError('forbidden', "Access Denied - You don't have admin privileges.", { reason: 'not_admin' });
     return true;
   }

@@ -1,12 +1,32 @@
 import { Module } from '@nestjs/common';
+import { AmqpConnection, CONFIG, DeadLetters, PlatformConfig } from '@esim/platform';
 import { AdminAudit } from './admin-audit';
 import { AdminGuard } from './admin.guard';
+import { AdminUserTable } from './admin-user-table';
 import { AdminUsersController } from './admin-users.controller';
+import { AuditController } from './audit.controller';
+import { DeadLettersController } from './dead-letters.controller';
+import { KeepgoTestController } from './keepgo-test.controller';
+import { OperatorQueueController } from './operator-queue.controller';
+import { UsersExportController } from './users-export.controller';
 
-/** /api/admin: every route behind AdminGuard. Other admin features import this module for the guard. */
+/**
+ * /api/admin (docs/admin.md): the user table and its export, the supplier test, the operator queue,
+ * dead letters and the audit trail, every route behind AdminGuard. Other admin features import this
+ * module for the guard and the audit.
+ */
 @Module({
-  controllers: [AdminUsersController],
-  providers: [AdminGuard, AdminAudit],
+  controllers: [AdminUsersController, UsersExportController, KeepgoTestController, OperatorQueueController, DeadLettersController, AuditController],
+  providers: [
+    AdminGuard,
+    AdminAudit,
+    AdminUserTable,
+    {
+      provide: DeadLetters,
+      inject: [AmqpConnection, CONFIG],
+      useFactory: (amqp: AmqpConnection, config: PlatformConfig) => new DeadLetters(amqp, { exchange: config.EVENTS_EXCHANGE, queuePrefix: config.QUEUE_PREFIX }),
+    },
+  ],
   exports: [AdminGuard, AdminAudit],
 })
 export class AdminModule {}

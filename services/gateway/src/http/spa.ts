@@ -1,22 +1,43 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { Logger } from '@nestjs/common';
+import { sendRepresentation, SpaDocuments } from './spa-documents';
+import { staticFiles } from './static-files';
 
 const API_PREFIXES = ['/api', '/webhooks', '/sandbox', '/health'];
 
-/** Serves the built SPA: hashed assets cached for a year, every other page path answered by index.html. */
-export function serveSpa(app: Express, dir: string): void {
-  const index = path.join(dir, 'index.html');
-  if (!fs.existsSync(index)) {
-    new Logger('Spa').warn(`no built SPA at ${dir}; run "npm run build" to serve the web app`);
+export interface SpaOptions {
+  dir: string;
+  /** PUBLIC_URL: absolute URLs in robots.txt, the sitemap, canonical and hreflang links. */
+  publicUrl: string;
+  /** The session cookie's name: its presence means "maybe signed in", so no visitor page. */
+  sessionCookie: string;
+}
+
+/**
+ * Serves the built SPA: hashed assets precompressed and cached for a year, the pre-rendered
+ * public pages to visitors, the client-rendered shell for every other page path (HTML is always
+ * revalidated), and /robots.txt and /sitemap.xml.
+ */
+export function serveSpa(app: Express, opts: SpaOptions): void {
+  const log = new Logger('Spa');
+  if (!fs.existsSync(path.join(opts.dir, 'index.html'))) {
+    log.warn(`no built SPA at ${opts.dir}; run "npm run build" to serve the web app`);
     return;
   }
-  app.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false }));
-  app.use(express.static(dir, { index: false, maxAge: 0 }));
-  app.get(/.*/, (req, res, next) => {
+  const documents = new SpaDocuments(opts.dir, opts.publicUrl);
+  if (!documents.hasPrerenderedPages) log.warn(`no pre-rendered pages in ${opts.dir}/prerendered; every page is rendered in the browser`);
+
+  // HTML documents are answered below (with head tags added); the manifest is not public.
+  app.use(staticFiles(opts.dir, (file) => file.endsWith('.html') || file.startsWith('prerendered/')));
+  app.get('/robots.txt', (req, res) => sendRepresentation(req, res, documents.robots, 'public, max-age=3600'));
+  app.get('/sitemap.xml', (req, res) => sendRepresentation(req, res, documents.sitemap, 'public, max-age=3600'));
+  const sessionCookie = new RegExp(`(?:^|;\\s*)${opts.sessionCookie.replace(/[^\w-]/g, '\\$&')}=`);
+  app.get(/.*/, (req: Request, res: Response, next: NextFunction) => {
     if (API_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    const hasSession = sessionCookie.test(req.get('cookie') ?? '');
+    // Which document a path gets depends on the session cookie, so shared caches must key on it.
+    sendRepresentation(req, res, documents.document(req, hasSession), 'no-cache', 'Accept-Encoding, Cookie');
   });
 }

@@ -1,0 +1,74 @@
+/**
+ * Build-time renderer (Node): `vite build --ssr src/entry-server.tsx` bundles it, and
+ * scripts/prerender.mjs calls it to write the public pages' HTML for a visitor in the default
+ * language. It renders the same tree as main.tsx (Root), so hydration adopts the markup as it is.
+ */
+import type { ReactElement, ReactNode } from 'react';
+import { prerender } from 'react-dom/static';
+import { createRoutesFromChildren, StaticRouter, type RouteObject } from 'react-router';
+import { DEFAULT_LOCALE, LOCALES } from '@esim/contracts';
+import { AppRoutes } from './App';
+import { RequireAuth } from './auth/guards';
+import { USER_QUERY_KEY } from './auth/AuthProvider';
+import { BRAND_NAME } from './brand';
+import i18n, { i18nReady } from './i18n';
+import { createQueryClient } from './lib/queryClient';
+import { COUNTRIES } from './pages/LandingPage';
+import { Root } from './Root';
+
+export { BRAND_NAME, DEFAULT_LOCALE, LOCALES };
+
+export interface PrerenderedPage {
+  path: string;
+  /** The document title, as useDocumentTitle sets it once the page runs. */
+  title: string;
+  description: string;
+  /** The lazy page module (as in App.tsx), preloaded by the HTML so hydration need not wait for it. */
+  module?: string;
+}
+
+/** The public pages written as HTML at build time (the rest of the app renders in the browser). */
+export async function prerenderedPages(): Promise<PrerenderedPage[]> {
+  await i18nReady;
+  const t = i18n.getFixedT(DEFAULT_LOCALE);
+  const brand = { brand: BRAND_NAME };
+  const title = (page: string) => `${page} · ${BRAND_NAME}`;
+  return [
+    { path: '/', title: title(t('landing.documentTitle')), description: t('landing.hero.subtitle', { countries: COUNTRIES }) },
+    { path: '/auth', title: title(t('auth.login.title')), description: t('auth.login.subtitle'), module: 'src/pages/AuthPage.tsx' },
+    { path: '/privacy', title: title(t('legal.privacy.title')), description: t('legal.privacy.intro', brand), module: 'src/pages/PrivacyPage.tsx' },
+    { path: '/terms', title: title(t('legal.terms.title')), description: t('legal.terms.intro', brand), module: 'src/pages/TermsPage.tsx' },
+  ];
+}
+
+/** The inner HTML of #root for `path`, as a signed-out visitor sees it in the default language. */
+export async function renderPage(path: string): Promise<string> {
+  await i18nReady;
+  if (i18n.resolvedLanguage !== DEFAULT_LOCALE) throw new Error(`pre-rendering needs the ${DEFAULT_LOCALE} texts, got ${i18n.resolvedLanguage}`);
+  const queryClient = createQueryClient();
+  // A visitor: no session. The browser hydrates only when its own session read says the same.
+  queryClient.setQueryData(USER_QUERY_KEY, null);
+  const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={path}>{children}</StaticRouter>;
+  // prerender (unlike renderToString) waits for lazy pages, so the HTML holds the page itself.
+  const { prelude } = await prerender(<Root queryClient={queryClient} Router={Router} />);
+  return new Response(prelude).text();
+}
+
+/**
+ * Every routed path, split into the pages behind sign-in (under RequireAuth) and the public ones,
+ * read from the route table itself so robots.txt follows App.tsx without a second list.
+ */
+export function routePaths(): { signedIn: string[]; public: string[] } {
+  const signedIn = new Set<string>();
+  const open = new Set<string>();
+  const walk = (routes: RouteObject[], base: string, guarded: boolean) => {
+    for (const route of routes) {
+      const inside = guarded || (route.element as ReactElement | undefined)?.type === RequireAuth;
+      const path = route.index ? base || '/' : route.path ? `${base}/${route.path}`.replace(/\/+/g, '/') : base;
+      if ((route.path || route.index) && !path.includes('*') && !path.includes(':')) (inside ? signedIn : open).add(path);
+      if (route.children) walk(route.children, path === '/' ? '' : path, inside);
+    }
+  };
+  walk(createRoutesFromChildren((AppRoutes() as ReactElement<{ children: ReactNode }>).props.children), '', false);
+  return { signedIn: [...signedIn].sort(), public: [...open].sort() };
+}

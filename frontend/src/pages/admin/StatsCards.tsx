@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { AdminStats } from '@esim/contracts';
+import { formatNumber } from '../../lib/format';
+import { GiftIcon, SparkIcon, UserIcon } from '../../ui';
+import { ADMIN_KEYS } from './adminApi';
+
+/** The three stat cards (spec section 6): users, data gifted (GB), points held. */
+export function StatsCards() {
+  const { t, i18n } = useTranslation();
+  const stats = useQuery<AdminStats>({ queryKey: ADMIN_KEYS.stats });
+  const value = (n: number | undefined) => (n === undefined ? '…' : formatNumber(n, i18n.language));
+  const cards = [
+    { key: 'totalUsers', label: t('admin.stats.totalUsers'), value: value(stats.data?.totalUsers), icon: <UserIcon size={24} /> },
+    {
+      key: 'totalDataGifted',
+      label: t('admin.stats.totalDataGifted'),
+      value: stats.data ? t('common.gbValue', { value: formatNumber(stats.data.totalDataGifted, i18n.language) }) : '…',
+      icon: <GiftIcon size={24} />,
+    },
+    { key: 'totalPoints', label: t('admin.stats.totalPoints'), value: value(stats.data?.totalPoints), icon: <SparkIcon size={24} /> },
+  ];
+  return (
+    <section aria-labelledby="admin-stats-title" className="admin__stats">
+      <h2 id="admin-stats-title" className="visually-hidden">
+        {t('admin.stats.title')}
+      </h2>
+      {stats.isError && (
+        <p role="alert" className="admin__error">
+          {t('admin.loadFailed')}
+        </p>
+      )}
+      <ul className="admin__stat-list">
+        {cards.map((c) => (
+          <li key={c.key} className="card stat-card" data-testid={`stat-${c.key}`}>
+            <span className="stat-card__icon" aria-hidden="true">
+              {c.icon}
+            </span>
+            <div className="stat-card__body">
+              <span className="stat-card__label">{c.label}</span>
+              <span className="stat-card__value">{c.value}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

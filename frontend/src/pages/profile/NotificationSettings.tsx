@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { UserSettings, UserView } from '@esim/contracts';
+import { USER_QUERY_KEY } from '../../auth/AuthProvider';
+import { apiRequest } from '../../lib/api';
+import { useErrorText } from '../../lib/useErrorText';
+import { Card, ExternalIcon, Switch, useToast } from '../../ui';
+
+const NOTIFICATION_TOGGLES = ['emailNotifications', 'pushNotifications', 'dataAlerts', 'marketingEmails'] as const;
+const PRIVACY_TOGGLES = ['twoFactorAuth', 'privateProfile'] as const;
+type ToggleKey = keyof UserSettings;
+
+/** The notification and privacy switches, each saved as it is flipped. */
+export function NotificationSettings({ user }: { user: UserView }) {
+  const { t } = useTranslation();
+  const { toast } = useToast();
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const [settings, setSettings] = useState<UserSettings>(() => ({ ...user.settings }));
+  const [saving, setSaving] = useState<Partial<Record<ToggleKey, boolean>>>({});
+
+  const toggle = async (key: ToggleKey, value: boolean) => {
+    const previous = settings[key];
+    setSettings((s) => ({ ...s, [key]: value }));
+    setSaving((s) => ({ ...s, [key]: true }));
+    try {
+      await apiRequest('PATCH', '/api/user/settings', { [key]: value });
+      queryClient.setQueryData<UserView | null>(USER_QUERY_KEY, (old) => (old ? { ...old, settings: { ...old.settings, [key]: value } } : old));
+      toast({ title: t('profile.toast.settingsSaved'), variant: 'success' });
+    } catch (error) {
+      setSettings((s) => ({ ...s, [key]: previous }));
+      toast({ title: t('profile.toast.settingsFailed'), description: errorText(error), variant: 'destructive' });
+    } finally {
+      setSaving((s) => ({ ...s, [key]: false }));
+    }
+  };
+
+  const renderSwitch = (key: ToggleKey) => (
+    <Switch
+      key={key}
+      name={key}
+      label={t(`profile.settings.${key}`)}
+      description={t(`profile.settings.${key}Text`)}
+      checked={settings[key] ?? false}
+      busy={saving[key]}
+      disabled={saving[key]}
+      onChange={(value) => void toggle(key, value)}
+    />
+  );
+
+  return (
+    <>
+      <Card title={t('profile.notifications.title')} titleId="notifications-title">
+        <div>{NOTIFICATION_TOGGLES.map(renderSwitch)}</div>
+      </Card>
+      <Card title={t('profile.privacy.title')} titleId="privacy-title">
+        <div>{PRIVACY_TOGGLES.map(renderSwitch)}</div>
+        <ul className="link-list">
+          <li>
+            <Link to="/privacy" target="_blank" rel="noopener noreferrer">
+              <span>{t('common.privacyPolicy')}</span>
+              <span className="visually-hidden"> ({t('common.opensInNewTab')})</span>
+              <ExternalIcon size={18} />
+            </Link>
+          </li>
+          <li>
+            <Link to="/terms" target="_blank" rel="noopener noreferrer">
+              <span>{t('common.termsOfService')}</span>
+              <span className="visually-hidden"> ({t('common.opensInNewTab')})</span>
+              <ExternalIcon size={18} />
+            </Link>
+          </li>
+        </ul>
+      </Card>
+    </>
+  );
+}

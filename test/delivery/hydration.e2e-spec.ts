@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { signUp } from '../support/accounts';
+import { expectVisible, launchBrowser, phonePage } from '../support/browser';
+import { startSystem, System } from '../support/system';
+
+const pt = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/pt.json'), 'utf8'));
+const en = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/en.json'), 'utf8'));
+
+/** The little of the page's DOM these tests touch (the test's own types know only Node). */
+type PageDocument = { querySelector(selector: string): Record<string, unknown> | null };
+
+interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions (a failed hydration reports one). */
+  errors: string[];
+  userReads: () => number;
+  documents: () => number;
+  stylesheets: () => number;
+}
+
+/**
+ * The pre-rendered pages in a phone-sized Chromium: React adopts the HTML that is already on
+ * screen (the same DOM nodes, no error), the page then works as the app, and a page load reads
+ * the session at most once. Needs the built SPA.
+ */
+describe('delivery: pre-rendered pages hydrate in the browser', () => {
+  let sys: System;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    sys = await startSystem({ serveSpa: true });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+  });
+
+  async function open(locale: string): Promise<Watched> {
+    const { context, page } = await phonePage(browser, sys.url, locale);
+    const errors: string[] = [];
+    let userReads = 0;
+    let documents = 0;
+    let stylesheets = 0;
+    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/user' && req.method() === 'GET') userReads += 1;
+      if (req.resourceType() === 'document') documents += 1;
+      if (req.resourceType() === 'stylesheet') stylesheets += 1;
+    });
+    return { context, page, errors, userReads: () => userReads, documents: () => documents, stylesheets: () => stylesheets };
+  }
+
+  /** Holds the app's entry script back until `release()`, so the test sees the page before any script. */
+  async function holdScripts(page: Page): Promise<() => void> {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    return release;
+  }
+
+  const isHydrated = (selector: string) => (page: Page) =>
+    page.waitForFunction((sel) => {
+      const el = (globalThis as unknown as { document: PageDocument }).document.querySelector(sel);
+      return !!el && Object.keys(el).some((key) => key.startsWith('__reactFiber'));
+    }, selector);
+
+  it('hydrates the landing page onto the HTML already painted, without asking for a session it knows is absent', async () => {
+    const w = await open('pt');
+    const release = await holdScripts(w.page);
+    // Not 'domcontentloaded': that waits for module scripts, which are held back.
+    await w.page.goto('/', { waitUntil: 'commit' });
+    await w.page.locator('footer').waitFor({ state: 'attached' });
+    // Before any script: the heading and the sign-up button are there.
+    await expect(w.page.locator('h1').textContent()).resolves.toBe(pt.landing.hero.title);
+    await expect(w.page.getByRole('link', { name: pt.landing.hero.signUp }).isVisible()).resolves.toBe(true);
+    await w.page.evaluate(() => {
+      (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')!.prerenderedNode = true;
+    });
+
+    release();
+    await isHydrated('h1')(w.page);
+    // React adopted the very node the browser painted instead of replacing it.
+    await expect(w.page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')?.prerenderedNode)).resolves.toBe(true);
+
+    // Now it is the app: the button navigates without loading a new document.
+    await w.page.getByRole('link', { name: pt.landing.hero.signUp }).click();
+    await w.page.waitForURL(/\/auth\?signup=true$/);
+    await expectVisible(w.page.getByRole('heading', { name: pt.auth.signup.title }));
+    expect(w.documents()).toBe(1);
+    expect(w.userReads()).toBe(0);
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+
+  it('hydrates the legal pages and the sign-in page without a hydration error, with their styles inline', async () => {
+    for (const [pathname, selector] of [
+      ['/privacy', 'h1'],
+      ['/terms', 'h1'],
+      ['/auth', 'form'],
+    ] as const) {
+      const w = await open('pt');
+      await w.page.goto(pathname);
+      await isHydrated(selector)(w.page);
+      expect(w.errors).toEqual([]);
+      expect(w.userReads()).toBe(0);
+      // The stylesheet came inline, and loading the page's chunk did not fetch it again.
+      await w.page.waitForLoadState('networkidle');
+      expect(w.stylesheets()).toBe(0);
+      if (pathname === '/privacy') {
+        // Opened directly there is no history: "back" goes home, inside the app.
+        await w.page.getByRole('button', { name: pt.common.back }).click();
+        await w.page.waitForURL(`${sys.url}/`);
+        await expectVisible(w.page.getByRole('heading', { name: pt.landing.hero.title }));
+        expect(w.documents()).toBe(1);
+      }
+      await w.context.close();
+    }
+  });
+
+  it('switches a visitor who chose another language to it, without an error', async () => {
+    const w = await open('en');
+    await w.page.goto('/');
+    await expectVisible(w.page.getByRole('heading', { name: en.landing.hero.title }));
+    await expect(w.page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+
+  it('reads the session once per page load when signed in, and sends the user from / to the dashboard', async () => {
+    const client = sys.client();
+    await signUp(client, sys.mail);
+    const w = await open('en');
+    const host = new URL(sys.url).hostname;
+    await w.context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, domain: host, path: '/' })));
+
+    await w.page.goto('/');
+    await w.page.waitForURL(/\/dashboard$/);
+    await expectVisible(w.page.getByRole('heading', { level: 1 }));
+    expect(w.userReads()).toBe(1);
+
+    await w.page.reload();
+    await expectVisible(w.page.getByRole('heading', { level: 1 }));
+    await w.page.waitForLoadState('networkidle');
+    expect(w.userReads()).toBe(2);
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+});
