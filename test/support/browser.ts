@@ -27,12 +27,16 @@ export async function phonePage(browser: Browser, baseURL: string, locale = 'en'
   return { context, page };
 }
 
+/**
+ * Waits for what a person would wait for. Generous on purpose: CI runs two suites at once on two
+ * cores, each booting every service; this is a wait, not a performance assertion.
+ */
 export async function expectVisible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
+  await locator.waitFor({ state: 'visible', timeout: 25_000 });
 }
 
 /** Reloads the page until the probe holds: data that arrives through the event bus. */
-export async function reloadUntil(page: Page, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function reloadUntil(page: Page, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error('condition never became true');
