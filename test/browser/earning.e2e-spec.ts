@@ -190,6 +190,8 @@ describe('web app: earning in the browser', () => {
       const response = await route.fetch();
       route.fulfill({ response, json: { ...(await response.json()), points: 0 } });
     });
+    // The live stream would bring the real balance in: this page goes without it.
+    await page.route('**/api/events', (route) => route.abort());
     await page.goto('/task?mission=watch-video');
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Watch Video Ad' }));
     await page.getByRole('button', { name: 'Start Mission' }).click();
@@ -200,6 +202,7 @@ describe('web app: earning in the browser', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expectVisible(page.getByRole('heading', { level: 2, name: 'Offer walls' }));
     await page.unroute('**/api/user');
+    await page.unroute('**/api/events');
   });
 
   it('logs out from the history navigation', async () => {

@@ -3,7 +3,10 @@ import { DataSource } from 'typeorm';
 import { SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import type { Env } from '@esim/platform';
 import { waitFor } from '@esim/testing';
+import { UnitOfWork } from '@esim/platform';
+import { BalanceAnnouncements } from '../../services/rewards/src/ledger/balance-announcements';
 import { Ledger } from '../../services/rewards/src/ledger/ledger';
+import { viewSettled } from '../live/live-support';
 import { expectLedgerInvariants } from '../../services/rewards/src/testing/ledger-invariants';
 import { signUp, SignedUpUser } from '../support/accounts';
 import type { HttpClient, HttpResponse } from '../support/http-client';
@@ -49,10 +52,19 @@ export async function signUpRedeemer(sys: System, overrides: Parameters<typeof s
 
 const rewardsDb = (sys: System) => sys.apps.rewards!.get(DataSource);
 
-/** Credits points straight into the user's ledger account, as an offer-wall credit would. */
+/**
+ * Credits points straight into the user's ledger account, as an offer-wall credit would (the new
+ * balance announced with it), and waits until the gateway's user view shows it.
+ */
 export async function credit(sys: System, userId: string, amount: number): Promise<void> {
   const ledger = sys.apps.rewards!.get(Ledger);
-  await rewardsDb(sys).transaction((m) => ledger.credit(m, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount, reference: `cpx:test-${randomUUID()}` }));
+  const balances = sys.apps.rewards!.get(BalanceAnnouncements);
+  await sys.apps.rewards!.get(UnitOfWork).run(async (tx) => {
+    await balances.lock(tx.manager, [userId]);
+    await ledger.credit(tx.manager, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount, reference: `cpx:test-${randomUUID()}` });
+    await balances.announce(tx, [userId]);
+  });
+  await viewSettled(sys);
 }
 
 /** Brings the user's balance to exactly `points` (upwards only). */

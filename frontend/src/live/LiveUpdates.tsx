@@ -32,7 +32,7 @@ export default function LiveUpdates({ userId }: { userId: string }) {
         refreshAffected(queryClient, previous, user, happened);
         if (happened) {
           const { toast: show, t: translate, language } = say.current;
-          show({ title: happeningText(happened, translate, language), variant: 'success' });
+          show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
         }
       },
       onEnd: () => {

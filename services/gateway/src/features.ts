@@ -11,4 +11,16 @@ import { UsersModule } from './users/users.module';
 import { WalletModule } from './wallet/wallet.module';
 
 /** The gateway's feature modules: one line per feature folder. */
-export const FEATURE_MODULES = [RateLimitsModule, AuthModule, UsersModule, AdminModule, CaptchaModule, TasksModule, OfferwallsModule, PurchasesModule, RedemptionsModule, WalletModule, DocsModule];
+export const FEATURE_MODULES = [
+  RateLimitsModule,
+  AuthModule,
+  UsersModule,
+  AdminModule,
+  CaptchaModule,
+  TasksModule,
+  OfferwallsModule,
+  PurchasesModule,
+  RedemptionsModule,
+  WalletModule,
+  DocsModule,
+];

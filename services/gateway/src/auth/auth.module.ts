@@ -5,13 +5,14 @@ import { LocalStrategy } from './local.strategy';
 import { LoginController } from './login.controller';
 import { PasswordResetController } from './password-reset.controller';
 import { RegistrationController } from './registration.controller';
-import { UserViewService } from './user-view.service';
+import { UserViewModule } from '../user-view/user-view.module';
 
 /** Sign-up, sign-in (passport's local strategy; sessions/ holds its session serializer), resets. */
 @Module({
-  imports: [PassportModule],
+  // UserViewService (GET /api/user) lives with the read model it reads: user-view/.
+  imports: [PassportModule, UserViewModule],
   controllers: [RegistrationController, CurrentUserController, LoginController, PasswordResetController],
-  providers: [UserViewService, LocalStrategy],
-  exports: [UserViewService],
+  providers: [LocalStrategy],
+  exports: [UserViewModule],
 })
 export class AuthModule {}

@@ -17,7 +17,7 @@ export class CurrentUserController {
   @UseGuards(AuthGuard)
   async me(@Req() req: Request, @CurrentUserId() userId: string): Promise<UserView> {
     try {
-      return await this.users.forUser(userId);
+      return await this.users.current(userId);
     } catch (err) {
       // The account is gone (deleted elsewhere): this session means nothing any more.
       if (err instanceof AppError && err.code === 'not_found') {

@@ -1,22 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { EsimRpc, IdentityRpc, IdentityUser, RewardsRpc, UserView } from '@esim/contracts';
 import { RequestContext, RpcClient } from '@esim/platform';
+import { UserViewCache } from '../user-view/user-view-cache';
 
-/** Composes the spec's user from the services that own each part of it. */
+/**
+ * The spec's user, composed of the parts each service owns: identity's account, rewards' balance,
+ * esim's gift summary. Read from the read model in Redis (user-view/), which the owners' events
+ * keep current; asked of the owners when the model lacks a part or is stale (the user changed
+ * something through the gateway since: StaleAfterWriteInterceptor), and by write paths that
+ * answer with the user (they say what the owner says now).
+ */
 @Injectable()
 export class UserViewService {
-  constructor(private readonly rpc: RpcClient) {}
+  /** Rebuilds in flight (by user and stale mark), so a burst of requests for a missing view asks the owners once. */
+  private readonly rebuilding = new Map<string, Promise<UserView>>();
 
-  /** The signed-in user's view; identity answers for the acting user, which is `userId` here. */
-  async forUser(userId: string): Promise<UserView> {
-    return RequestContext.run({ ...RequestContext.current(), userId }, async () => {
-      const [identity, balance, gifts] = await Promise.all([
-        this.rpc.call(IdentityRpc.getUser, {}),
-        this.rpc.call(RewardsRpc.getBalance, { userId }),
-        this.rpc.call(EsimRpc.getGiftSummary, { userId }),
-      ]);
-      return { ...identity, points: balance.points, ...gifts };
-    });
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: UserViewCache,
+  ) {}
+
+  /** The signed-in user's view from the read model, without a call to any service when it is whole. */
+  async current(userId: string): Promise<UserView> {
+    const { view, staleMark } = await this.cache.read(userId);
+    if (view) return view;
+    // A rebuild that started before a later write would answer from before it: joined only if it
+    // started from the same mark.
+    const key = `${userId}|${staleMark ?? ''}`;
+    let rebuild = this.rebuilding.get(key);
+    if (!rebuild) {
+      rebuild = this.forUser(userId, staleMark).finally(() => this.rebuilding.delete(key));
+      this.rebuilding.set(key, rebuild);
+    }
+    return rebuild;
+  }
+
+  /**
+   * The view as the owners answer it now (identity answers for the acting user, `userId` here).
+   * Each answer carries its owner's version and goes into the read model only if it is newer than
+   * what is there, so a slow answer never undoes a later event; the answer is the model after that.
+   */
+  async forUser(userId: string, staleMark: string | null = null): Promise<UserView> {
+    const [identity, balance, gifts] = await RequestContext.run({ ...RequestContext.current(), userId }, () =>
+      Promise.all([
+        this.rpc.call(IdentityRpc.getVersionedUser, {}),
+        this.rpc.call(RewardsRpc.getVersionedBalance, { userId }),
+        this.rpc.call(EsimRpc.getVersionedGiftSummary, { userId }),
+      ]),
+    );
+    const { view } = await this.cache.apply(userId, [
+      { part: 'identity', version: identity.version, value: identity.user },
+      { part: 'points', version: balance.version, value: balance.points },
+      { part: 'gifts', version: gifts.version, value: gifts.summary },
+    ], { clearStale: staleMark });
+    return view ?? { ...identity.user, points: balance.points, ...gifts.summary };
   }
 
   /**

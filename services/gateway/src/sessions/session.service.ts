@@ -17,6 +17,17 @@ const userIndexKey = (userId: string) => `user-sessions:${userId}`;
 export const sessionRef = (sid: string): string => createHash('sha256').update(sid).digest('base64url');
 
 /**
+ * Redis pub/sub channel on which every ended session is announced, so that each replica ends the
+ * live streams it holds for it (user-view/live-hub.ts). Channels are not key-prefixed by ioredis.
+ */
+export const sessionsEndedChannel = (redisPrefix: string) => `${redisPrefix}sessions-ended`;
+export interface SessionsEnded {
+  userId: string;
+  /** sessionRef of each ended session. */
+  refs: string[];
+}
+
+/**
  * Starts and ends sessions. Each user's session ids are indexed in Redis (`user-sessions:<id>`),
  * so a password change, a reset or a deletion can end them on the server.
  */
@@ -25,6 +36,7 @@ export class SessionService {
   private readonly log = new Logger('Sessions');
   /** No session outlives its absolute lifetime, so neither need the index entries that name it. */
   private readonly indexTtlSeconds: number;
+  private readonly endedChannel: string;
 
   constructor(
     @InjectRedis() private readonly redis: Redis,
@@ -32,6 +44,7 @@ export class SessionService {
     @Inject(CONFIG) config: GatewayConfig,
   ) {
     this.indexTtlSeconds = Math.ceil(sessionAbsoluteMs(config) / 1000);
+    this.endedChannel = sessionsEndedChannel(config.REDIS_PREFIX);
   }
 
   /**
@@ -55,7 +68,10 @@ export class SessionService {
     const sid = req.sessionID;
     await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
     req.user = undefined;
-    if (userId) await this.redis.srem(userIndexKey(userId), sid);
+    if (userId) {
+      await this.redis.srem(userIndexKey(userId), sid);
+      await this.announceEnded(userId, [sid]);
+    }
   }
 
   /** Ends every session of the user but `keepSid` (password change keeps the one that made it). */
@@ -93,7 +109,16 @@ export class SessionService {
   private async end(userId: string, sids: string[]): Promise<number> {
     await Promise.all(sids.map((sid) => new Promise<void>((resolve) => this.store.destroy(sid, () => resolve()))));
     if (sids.length) await this.redis.srem(userIndexKey(userId), ...sids);
+    await this.announceEnded(userId, sids);
     return sids.length;
+  }
+
+  /** The live streams of these sessions end, on whichever replica holds them. */
+  private async announceEnded(userId: string, sids: string[]): Promise<void> {
+    if (sids.length === 0) return;
+    const message: SessionsEnded = { userId, refs: sids.map(sessionRef) };
+    // The sessions are over whether or not this reaches anyone: a stream also ends at its next heartbeat.
+    await this.redis.publish(this.endedChannel, JSON.stringify(message)).catch((err: Error) => this.log.warn(`could not announce ended sessions: ${err.message}`));
   }
 
   private load(sid: string): Promise<SessionData | null> {

@@ -1,0 +1,169 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { LiveHappening } from '@esim/contracts';
+import { CONFIG } from '@esim/platform';
+import type { GatewayConfig } from '../config';
+import { UserViewService } from '../auth/user-view.service';
+import { InjectRedis } from '../sessions/redis.provider';
+import { SESSION_STORE_PREFIX } from '../sessions/session.middleware';
+import { sessionsEndedChannel, type SessionsEnded } from '../sessions/session.service';
+import { LiveStream } from './live-stream';
+import { UserViewKeys } from './user-view-keys';
+
+/** What travels on a user's change channel: the view is read by each replica from Redis. */
+interface ChangeMessage {
+  happened: LiveHappening | null;
+}
+
+/**
+ * The live streams this replica holds, and the fan-out between replicas (docs/live-view.md).
+ *
+ * A change is announced on Redis pub/sub, on the user's own channel, by whichever replica
+ * consumed the event; every replica holding a stream of that user is subscribed to that channel
+ * (from its first stream of the user to its last) and pushes the view, read from the read model,
+ * to each stream. A replica never receives the changes of users it holds no stream for.
+ *
+ * Sessions end on any replica (sign-out, password change, deletion): SessionService announces
+ * them on one channel every replica listens to, and the streams of those sessions end. A session
+ * that simply expired is noticed at the next heartbeat (its key is gone, or its absolute lifetime
+ * is over).
+ */
+@Injectable()
+export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly log = new Logger('LiveHub');
+  private readonly streams = new Map<string, Set<LiveStream>>();
+  /** Pushes to one user's streams, in order (an initial view never overtakes a later change). */
+  private readonly queues = new Map<string, Promise<void>>();
+  /** Each held user's channel subscription, confirmed or on its way. */
+  private readonly subscriptions = new Map<string, Promise<unknown>>();
+  private readonly subscriber: Redis;
+  private readonly endedChannel: string;
+  private readonly prefix: string;
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(
+    @InjectRedis() private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    private readonly views: UserViewService,
+  ) {
+    this.prefix = config.REDIS_PREFIX;
+    this.endedChannel = sessionsEndedChannel(config.REDIS_PREFIX);
+    // A connection in subscriber mode can do nothing else: its own.
+    this.subscriber = redis.duplicate();
+    this.subscriber.on('error', (err: Error) => this.log.warn(`subscriber: ${err.message}`));
+    this.subscriber.on('message', (channel: string, message: string) => this.onMessage(channel, message));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.subscriber.subscribe(this.endedChannel);
+    this.heartbeat = setInterval(() => void this.beat(), this.config.LIVE_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.heartbeat);
+    // No `end` event: the pages reconnect, to another replica if this one does not come back.
+    for (const set of this.streams.values()) for (const stream of set) stream.close();
+    this.streams.clear();
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+
+  /** How many streams this replica holds (all users, or one). */
+  count(userId?: string): number {
+    if (userId !== undefined) return this.streams.get(userId)?.size ?? 0;
+    let n = 0;
+    for (const set of this.streams.values()) n += set.size;
+    return n;
+  }
+
+  /** Whether the user may open one more stream here. */
+  hasRoomFor(userId: string): boolean {
+    return this.count(userId) < this.config.LIVE_STREAMS_PER_USER;
+  }
+
+  /**
+   * Holds the stream until the page goes away or the session ends, and sends the current view
+   * first. The channel is subscribed before the view is read, so no change falls in between.
+   */
+  async attach(stream: LiveStream): Promise<void> {
+    const { userId } = stream;
+    let set = this.streams.get(userId);
+    if (!set) {
+      set = new Set();
+      this.streams.set(userId, set);
+      this.subscriptions.set(userId, this.subscriber.subscribe(UserViewKeys.changes(this.prefix, userId)));
+    }
+    set.add(stream);
+    await this.subscriptions.get(userId);
+    this.enqueue(userId, async () => {
+      const user = await this.views.current(userId);
+      stream.send('user', { user, happened: null });
+    });
+  }
+
+  detach(stream: LiveStream): void {
+    const set = this.streams.get(stream.userId);
+    if (!set?.delete(stream) || set.size > 0) return;
+    this.streams.delete(stream.userId);
+    this.subscriptions.delete(stream.userId);
+    void this.subscriber.unsubscribe(UserViewKeys.changes(this.prefix, stream.userId)).catch(() => undefined);
+  }
+
+  /** Tells every replica that the user's view changed (and what happened, for a notice). */
+  async announce(userId: string, happened: LiveHappening | null): Promise<void> {
+    const message: ChangeMessage = { happened };
+    await this.redis.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
+  }
+
+  private onMessage(channel: string, message: string): void {
+    try {
+      if (channel === this.endedChannel) return this.sessionsEnded(JSON.parse(message) as SessionsEnded);
+      const userId = channel.slice(UserViewKeys.changes(this.prefix, '').length);
+      if (!this.streams.has(userId)) return;
+      const { happened } = JSON.parse(message) as ChangeMessage;
+      this.enqueue(userId, async () => {
+        const user = await this.views.current(userId);
+        for (const stream of this.streams.get(userId) ?? []) stream.send('user', { user, happened });
+      });
+    } catch (err) {
+      this.log.warn(`unreadable message on ${channel}: ${(err as Error).message}`);
+    }
+  }
+
+  private sessionsEnded({ userId, refs }: SessionsEnded): void {
+    const ended = new Set(refs);
+    for (const stream of this.streams.get(userId) ?? []) if (ended.has(stream.sessionRef)) stream.end('signed_out');
+  }
+
+  private enqueue(userId: string, push: () => Promise<void>): void {
+    const next = (this.queues.get(userId) ?? Promise.resolve())
+      .then(push)
+      .catch((err: unknown) => this.log.warn(`could not push ${userId}'s view: ${(err as Error).message}`));
+    this.queues.set(userId, next);
+    void next.finally(() => {
+      if (this.queues.get(userId) === next) this.queues.delete(userId);
+    });
+  }
+
+  /** Keeps every stream alive, and ends those whose session is over. */
+  private async beat(): Promise<void> {
+    const all = [...this.streams.values()].flatMap((set) => [...set]);
+    if (all.length === 0) return;
+    const now = Date.now();
+    for (const stream of all) {
+      if (stream.expiresAt <= now) stream.end('expired');
+      else stream.ping();
+    }
+    const live = all.filter((s) => s.open);
+    const sids = [...new Set(live.map((s) => s.sid))];
+    try {
+      const pipeline = this.redis.pipeline();
+      for (const sid of sids) pipeline.exists(`${SESSION_STORE_PREFIX}${sid}`);
+      const results = (await pipeline.exec()) ?? [];
+      const gone = new Set(sids.filter((_, i) => results[i]?.[0] === null && results[i]?.[1] === 0));
+      for (const stream of live) if (gone.has(stream.sid)) stream.end('expired');
+    } catch (err) {
+      this.log.warn(`could not check the streams' sessions: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { BalanceChanged, EsimRpc, GiftSummaryChanged, IdentityRpc, ProfileChanged, RewardsRpc, SIGNUP_BONUS_POINTS, TaskCredited } from '@esim/contracts';
+import { EventConsumer, RpcClient } from '@esim/platform';
+import { DataSource } from 'typeorm';
+import { runAdminCommand } from '../../services/identity/src/cli/admin-command';
+import { waitFor } from '@esim/testing';
+import { startGateway } from '../../services/gateway/src/app';
+import { REDIS } from '../../services/gateway/src/sessions/redis.provider';
+import { LiveHub } from '../../services/gateway/src/user-view/live-hub';
+import { UserViewFastPath } from '../../services/gateway/src/user-view/user-view-fast-path';
+import { credit } from '../redemption/redemption-support';
+import { signUp, SignedUpUser } from '../support/accounts';
+import { HttpClient } from '../support/http-client';
+import { freePort, startSystem, System } from '../support/system';
+import { appliedByGateway, LiveStreamClient, publishEvent, viewSettled } from './live-support';
+
+/**
+ * The live user view (docs/live-view.md) with the real services and two gateway replicas sharing
+ * Redis and the broker, as in production: `gw1` answers GET /api/user in front of Express (the
+ * fast path), `gw2` through the usual middleware chain, so every read test covers both.
+ */
+describe('the live user view', () => {
+  let sys: System;
+  let gw1: INestApplication;
+  let gw2: INestApplication;
+  let url2: string;
+  let redis: Redis;
+  let ana: SignedUpUser;
+  let anaClient: HttpClient;
+  let ben: SignedUpUser;
+  let benClient: HttpClient;
+  const streams: LiveStreamClient[] = [];
+
+  /** The same browser (cookie jar) talking to the other replica. */
+  const onGw2 = (client: HttpClient) => {
+    const other = new HttpClient(url2);
+    for (const [k, v] of client.cookies) other.cookies.set(k, v);
+    return other;
+  };
+  const sessionId = (client: HttpClient) => {
+    const raw = decodeURIComponent(client.cookies.get('sid')!);
+    return raw.slice(2, raw.lastIndexOf('.'));
+  };
+  const stream = (client: HttpClient, headers: Record<string, string> = {}) => {
+    const s = LiveStreamClient.of(client, headers);
+    streams.push(s);
+    return s;
+  };
+  const stored = (userId: string) => redis.hgetall(`user-view:${userId}`);
+  const me = async (client: HttpClient) => {
+    const res = await client.get('/api/user');
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+
+  beforeAll(async () => {
+    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'], gatewayEnv: { LIVE_HEARTBEAT_MS: '200' } });
+    gw1 = sys.apps.gateway!;
+    const port = await freePort();
+    url2 = `http://127.0.0.1:${port}`;
+    gw2 = await startGateway(
+      sys.ns.env('gateway', { PUBLIC_URL: sys.url, PORT: String(port), SERVE_SPA: 'false', LIVE_HEARTBEAT_MS: '200', USER_VIEW_FAST_PATH: 'false' }),
+    );
+    redis = gw1.get<Redis>(REDIS);
+    anaClient = sys.client();
+    ana = await signUp(anaClient, sys.mail, { name: 'Ana Live' });
+    benClient = sys.client();
+    ben = await signUp(benClient, sys.mail, { name: 'Ben Live' });
+    await waitFor(async () => (await me(anaClient)).points === SIGNUP_BONUS_POINTS && (await me(benClient)).points === SIGNUP_BONUS_POINTS, {
+      what: 'the sign-up bonuses in the view',
+    });
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    for (const s of streams.splice(0)) s.close();
+  });
+  afterAll(async () => {
+    await gw2?.close();
+    await sys?.stop();
+  });
+
+  describe('GET /api/user from the read model', () => {
+    it('answers without asking any service once the view is built, on the fast path and the usual one alike', async () => {
+      await me(anaClient);
+      const served = jest.spyOn(UserViewFastPath.prototype as unknown as { serve(): Promise<boolean> }, 'serve');
+      const calls = [jest.spyOn(gw1.get(RpcClient), 'call'), jest.spyOn(gw2.get(RpcClient), 'call')];
+      const fast = await anaClient.get('/api/user');
+      const usual = await onGw2(anaClient).get('/api/user');
+      for (let i = 0; i < 10; i++) expect((await anaClient.get('/api/user')).status).toBe(200);
+      for (const spy of calls) expect(spy).not.toHaveBeenCalled();
+      await expect(served.mock.results[0].value).resolves.toBe(true);
+
+      // The same answer: body and headers, but for what differs per answer.
+      expect(fast.text).toBe(usual.text);
+      expect(fast.json()).toMatchObject({ id: ana.id, name: 'Ana Live', email: ana.email, points: SIGNUP_BONUS_POINTS, dataGiftedGB: 0 });
+      const headers = (h: Headers) =>
+        Object.fromEntries([...h].filter(([k]) => !['date', 'x-correlation-id'].includes(k)).map(([k, v]) => [k, k === 'set-cookie' ? v.replace(/Expires=[^;]+/, 'Expires=…') : v]));
+      expect(headers(fast.headers)).toEqual(headers(usual.headers));
+      expect(fast.headers.get('set-cookie')).toMatch(/^sid=s%3A[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+      expect(fast.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('renews the session on the fast path as express-session does, and leaves everything unusual to the usual path', async () => {
+      const key = `sess:${sessionId(anaClient)}`;
+      await redis.expire(key, 100);
+      const res = await anaClient.get('/api/user', { headers: { 'x-correlation-id': 'trace-me-123' } });
+      expect(res.headers.get('x-correlation-id')).toBe('trace-me-123');
+      expect(await redis.ttl(key)).toBeGreaterThan(1700);
+      const expires = Date.parse(/Expires=([^;]+)/.exec(res.headers.get('set-cookie')!)![1]);
+      expect(Math.abs(expires - (Date.now() + 30 * 60_000))).toBeLessThan(5_000);
+
+      // A forged signature, no cookie, another path: the usual answers.
+      const forged = new HttpClient(sys.url);
+      forged.cookies.set('sid', anaClient.cookies.get('sid')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+      const refused = await forged.get('/api/user');
+      expect({ status: refused.status, body: refused.json() }).toEqual({ status: 401, body: expect.objectContaining({ code: 'unauthorized' }) });
+      expect((await sys.client().get('/api/user')).status).toBe(401);
+      expect((await anaClient.get('/api/user?x=1')).json().id).toBe(ana.id);
+    });
+
+    it('rebuilds a missing view from the owners, and a stale one after the user changed something', async () => {
+      await redis.del(`user-view:${ana.id}`);
+      const calls = jest.spyOn(gw1.get(RpcClient), 'call');
+      expect(await me(anaClient)).toMatchObject({ id: ana.id, points: SIGNUP_BONUS_POINTS });
+      expect(calls.mock.calls.map(([def]) => def.pattern).sort()).toEqual(
+        [EsimRpc.getVersionedGiftSummary, IdentityRpc.getVersionedUser, RewardsRpc.getVersionedBalance].map((d) => d.pattern).sort(),
+      );
+      expect(await stored(ana.id)).toMatchObject({ 'points.v': expect.any(String), 'identity.v': expect.any(String), 'gifts.v': '0' });
+
+      // The user's own write: the very next read shows it, whatever the event is doing meanwhile.
+      calls.mockClear();
+      expect((await anaClient.patch('/api/user/settings', { marketingEmails: true })).status).toBe(200);
+      expect((await me(anaClient)).settings.marketingEmails).toBe(true);
+      expect(calls).toHaveBeenCalled();
+      calls.mockClear();
+      await viewSettled(sys);
+      expect((await me(anaClient)).settings.marketingEmails).toBe(true);
+      expect(calls).not.toHaveBeenCalled();
+    });
+
+    it("follows identity's changes made outside the gateway too (an operator granting admin)", async () => {
+      await me(benClient);
+      const calls = jest.spyOn(gw1.get(RpcClient), 'call');
+      expect(await runAdminCommand(sys.apps.identity!.get(DataSource), 'grant', ben.email)).toMatchObject({ ok: true, changed: true });
+      await viewSettled(sys);
+      expect((await me(benClient)).isAdmin).toBe(true);
+      expect(calls).not.toHaveBeenCalled();
+      await runAdminCommand(sys.apps.identity!.get(DataSource), 'revoke', ben.email);
+      await viewSettled(sys);
+      expect((await me(benClient)).isAdmin).toBe(false);
+    });
+
+    it('shows what the ledger says once the balance event is in', async () => {
+      const before = (await me(anaClient)).points;
+      await credit(sys, ana.id, 250);
+      expect((await me(anaClient)).points).toBe(before + 250);
+      expect((await me(onGw2(anaClient))).points).toBe(before + 250);
+    });
+
+    it('never moves backwards: an older or repeated event is dropped, whatever order the events come in', async () => {
+      await viewSettled(sys);
+      const view = await stored(ana.id);
+      const v = { points: Number(view['points.v']), identity: Number(view['identity.v']) };
+      const identity = JSON.parse(view.identity);
+
+      const newer = await publishEvent(sys, BalanceChanged, { userId: ana.id, points: 5000, version: v.points + 10, changedAt: new Date().toISOString() });
+      await appliedByGateway(gw1, newer);
+      expect((await me(anaClient)).points).toBe(5000);
+      for (const [points, version] of [
+        [7, v.points + 5],
+        [9, v.points + 10],
+        [11, v.points],
+      ]) {
+        await appliedByGateway(gw1, await publishEvent(sys, BalanceChanged, { userId: ana.id, points, version, changedAt: new Date().toISOString() }));
+      }
+      expect((await me(anaClient)).points).toBe(5000);
+
+      // Twenty versions at once, in a shuffled order, on both replicas: the highest one wins.
+      const versions = Array.from({ length: 20 }, (_, i) => v.points + 11 + i).sort(() => Math.random() - 0.5);
+      const events = await Promise.all(versions.map((version) => publishEvent(sys, BalanceChanged, { userId: ana.id, points: version * 10, version, changedAt: new Date().toISOString() })));
+      for (const e of events) await waitFor(async () => (await redis.exists(`inbox:gateway:${e.id}`)) === 1, { what: 'each event applied' });
+      expect((await me(anaClient)).points).toBe((v.points + 30) * 10);
+
+      const older = await publishEvent(sys, ProfileChanged, {
+        userId: ana.id,
+        user: { ...identity, name: 'Old Name' },
+        version: v.identity - 1,
+        changedAt: new Date().toISOString(),
+      });
+      await appliedByGateway(gw1, older);
+      expect((await me(anaClient)).name).toBe(identity.name);
+      await appliedByGateway(gw1, await publishEvent(sys, ProfileChanged, { userId: ana.id, user: { ...identity, name: 'Ana Renamed' }, version: v.identity + 1, changedAt: new Date().toISOString() }));
+      expect((await me(anaClient)).name).toBe('Ana Renamed');
+
+      const summary = { dataGiftedGB: 3, iccid: '8900000000000000001', planTierLastChosen: '3GB', lastGiftedAt: new Date().toISOString() };
+      await appliedByGateway(gw1, await publishEvent(sys, GiftSummaryChanged, { userId: ana.id, summary, version: 2, changedAt: new Date().toISOString() }));
+      await appliedByGateway(gw1, await publishEvent(sys, GiftSummaryChanged, { userId: ana.id, summary: { ...summary, dataGiftedGB: 1 }, version: 1, changedAt: new Date().toISOString() }));
+      expect(await me(anaClient)).toMatchObject({ dataGiftedGB: 3, iccid: summary.iccid, planTierLastChosen: '3GB' });
+
+      // The owners still say otherwise: a rebuild (the view gone) brings their truth back.
+      await redis.del(`user-view:${ana.id}`);
+      expect(await me(anaClient)).toMatchObject({ dataGiftedGB: 0, name: 'Ana Live' });
+    });
+  });
+
+  describe('GET /api/events', () => {
+    it('opens only for a signed-in session of our own origin, uncompressed, with the view first', async () => {
+      const visitor = new LiveStreamClient(sys.url);
+      streams.push(visitor);
+      await visitor.closed();
+      expect(visitor.status).toBe(401);
+      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Array<Record<string, string>>) {
+        const foreign = stream(anaClient, headers);
+        await foreign.closed();
+        expect(foreign.status).toBe(403);
+      }
+
+      const live = stream(anaClient, { 'accept-encoding': 'gzip, br' });
+      const first = await live.next((m) => m.event === 'user');
+      expect(live.status).toBe(200);
+      expect(live.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(live.headers['content-encoding']).toBeUndefined();
+      expect(live.headers['cache-control']).toBe('no-store');
+      expect(first.data).toEqual({ user: await me(anaClient), happened: null });
+      // Heartbeats keep it open.
+      await waitFor(async () => live.body.includes(': ping'), { what: 'a heartbeat' });
+    });
+
+    it("pushes a change consumed by one replica to the user's streams on both, and never to another user", async () => {
+      // gw2 stops consuming: every event now lands on gw1, and reaches gw2's streams through Redis only.
+      await gw2.get(EventConsumer).stop();
+      try {
+        const onOne = stream(anaClient);
+        const onTwo = stream(onGw2(anaClient));
+        const bens = stream(onGw2(benClient));
+        for (const s of [onOne, onTwo, bens]) await s.next((m) => m.event === 'user');
+        const before = (await me(anaClient)).points;
+
+        await credit(sys, ana.id, 120);
+        const task = await publishEvent(sys, TaskCredited, {
+          taskId: randomUUID(),
+          userId: ana.id,
+          provider: 'cpx',
+          transactionId: 'tx-live-1',
+          taskType: 'offer_completion',
+          points: 120,
+          completedAt: new Date().toISOString(),
+        });
+        await appliedByGateway(gw1, task);
+        for (const s of [onOne, onTwo]) {
+          await s.next((m) => m.data.user?.points === before + 120);
+          await s.next((m) => m.data.happened?.kind === 'points-credited');
+          expect(s.messages.find((m) => m.data.happened)!.data.happened).toEqual({ kind: 'points-credited', points: 120, provider: 'cpx' });
+        }
+        // Ben's stream heard nothing of Ana: only his own first view.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(bens.messages.map((m) => m.data.user.id)).toEqual([ben.id]);
+        expect(bens.body).not.toContain(ana.id);
+        expect(bens.body).not.toContain(ana.email);
+      } finally {
+        await gw2.get(EventConsumer).start();
+      }
+    });
+
+    it('ends the streams of a session signed out on the other replica, and only those', async () => {
+      const second = sys.client();
+      expect((await second.post('/api/login', { username: ben.email, password: ben.password })).status).toBe(200);
+      const tabOne = stream(benClient);
+      const tabTwo = stream(onGw2(benClient));
+      const otherSession = stream(second);
+      for (const s of [tabOne, tabTwo, otherSession]) await s.next((m) => m.event === 'user');
+
+      expect((await onGw2(benClient).post('/api/logout')).status).toBe(200);
+      for (const s of [tabOne, tabTwo]) {
+        await s.closed(2_000);
+        expect(s.messages.at(-1)).toEqual({ event: 'end', data: { reason: 'signed_out' } });
+      }
+      expect(otherSession.ended).toBe(false);
+      expect(gw1.get(LiveHub).count(ben.id) + gw2.get(LiveHub).count(ben.id)).toBe(1);
+    });
+
+    it('ends a stream when its session expires', async () => {
+      const port = await freePort();
+      const gw3 = await startGateway(
+        sys.ns.env('gateway', { PUBLIC_URL: sys.url, PORT: String(port), SERVE_SPA: 'false', LIVE_HEARTBEAT_MS: '200', SESSION_IDLE_SECONDS: '2' }),
+      );
+      try {
+        const client = new HttpClient(`http://127.0.0.1:${port}`);
+        expect((await client.post('/api/login', { username: ana.email, password: ana.password })).status).toBe(200);
+        const live = stream(client);
+        await live.next((m) => m.event === 'user');
+        await live.closed(6_000);
+        expect(live.messages.at(-1)).toEqual({ event: 'end', data: { reason: 'expired' } });
+        expect((await client.get('/api/user')).status).toBe(401);
+      } finally {
+        await gw3.close();
+      }
+    });
+  });
+
+  // Last: passport keeps one global strategy per name, so a gateway started in this process takes
+  // over sign-ins for all of them until the end (and a closed one's would fail them).
+  describe('behind a TLS-terminating proxy', () => {
+    it('answers like the usual path (a Secure __Host- cookie)', async () => {
+      const https = 'https://app.example.test';
+      const [fastPort, usualPort] = [await freePort(), await freePort()];
+      const env = (port: number, fast: boolean) =>
+        sys.ns.env('gateway', { PUBLIC_URL: https, TRUST_PROXY: 'loopback', PORT: String(port), SERVE_SPA: 'false', USER_VIEW_FAST_PATH: String(fast) });
+      const fastGw = await startGateway(env(fastPort, true));
+      const usualGw = await startGateway(env(usualPort, false));
+      try {
+        const proxied = { 'x-forwarded-proto': 'https' };
+        const fast = new HttpClient(`http://127.0.0.1:${fastPort}`);
+        expect((await fast.post('/api/login', { username: ana.email, password: ana.password }, { headers: proxied })).status).toBe(200);
+        expect([...fast.cookies.keys()]).toEqual(['__Host-sid']);
+        const usual = new HttpClient(`http://127.0.0.1:${usualPort}`);
+        for (const [k, v] of fast.cookies) usual.cookies.set(k, v);
+        await fast.get('/api/user', { headers: proxied }); // after the sign-in (a write): rebuilt, then fresh
+        const served = jest.spyOn(UserViewFastPath.prototype as unknown as { serve(): Promise<boolean> }, 'serve');
+        const headers = (h: Headers) =>
+          Object.fromEntries([...h].filter(([k]) => !['date', 'x-correlation-id'].includes(k)).map(([k, v]) => [k, k === 'set-cookie' ? v.replace(/Expires=[^;]+/, 'Expires=…') : v]));
+        for (const asked of [proxied, {}]) {
+          const a = await fast.get('/api/user', { headers: asked });
+          const b = await usual.get('/api/user', { headers: asked });
+          expect({ status: a.status, body: a.text, headers: headers(a.headers) }).toEqual({ status: b.status, body: b.text, headers: headers(b.headers) });
+        }
+        // Over "https" the fast path answered, with the Secure cookie; over plain http it left the answer (no cookie) to Express.
+        expect(await Promise.all(served.mock.results.map((r) => r.value))).toEqual([true, false]);
+        expect((await fast.get('/api/user', { headers: proxied })).headers.get('set-cookie')).toMatch(/^__Host-sid=s%3A[^;]+; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
+      } finally {
+        await fastGw.close();
+        await usualGw.close();
+      }
+    });
+
+  });
+});
