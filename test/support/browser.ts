@@ -35,12 +35,20 @@ export async function expectVisible(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'visible', timeout: 25_000 });
 }
 
-/** Reloads the page until the probe holds: data that arrives through the event bus. */
+/**
+ * Reloads the page until the probe holds: data that arrives through the event bus. After each
+ * reload the probe gets a few seconds to hold, because the SPA renders after the load event
+ * (its code runs after the pre-rendered first paint); probing at once would reload forever.
+ */
 export async function reloadUntil(page: Page, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition never became true');
-    await page.waitForTimeout(500);
+  for (;;) {
+    const settle = Math.min(Date.now() + 3_000, deadline);
+    while (Date.now() < settle) {
+      if (await probe()) return;
+      await page.waitForTimeout(250);
+    }
+    if (Date.now() >= deadline) throw new Error('condition never became true');
     await page.reload();
   }
 }
