@@ -66,12 +66,12 @@ export class SessionService {
   async signOut(req: Request): Promise<void> {
     const userId = req.user?.id;
     const sid = req.sessionID;
+    // Announced before the session is gone, so a stream's heartbeat cannot see the missing key
+    // first and end it as 'expired' instead of 'signed_out'.
+    if (userId) await this.announceEnded(userId, [sid]);
     await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
     req.user = undefined;
-    if (userId) {
-      await this.redis.srem(userIndexKey(userId), sid);
-      await this.announceEnded(userId, [sid]);
-    }
+    if (userId) await this.redis.srem(userIndexKey(userId), sid);
   }
 
   /** Ends every session of the user but `keepSid` (password change keeps the one that made it). */
@@ -107,9 +107,10 @@ export class SessionService {
   }
 
   private async end(userId: string, sids: string[]): Promise<number> {
+    // Announced first, for the same reason as in signOut.
+    await this.announceEnded(userId, sids);
     await Promise.all(sids.map((sid) => new Promise<void>((resolve) => this.store.destroy(sid, () => resolve()))));
     if (sids.length) await this.redis.srem(userIndexKey(userId), ...sids);
-    await this.announceEnded(userId, sids);
     return sids.length;
   }
 
