@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { OFFERWALL_IDS, RewardsRpc, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
-import { TEST_AMQP_URL } from '@esim/testing';
+import { asUser, TEST_AMQP_URL } from '@esim/testing';
 import { startRewards } from '../../services/rewards/src/app';
 import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
 import type { EmulatedPostback } from '../../services/webhooks/src/postbacks/providers/offerwall-provider';
@@ -73,9 +73,9 @@ describe('postbacks while rewards is down', () => {
 
     for (const userId of users) {
       const mine = postbacks.filter(({ pb }) => pb.userId === userId);
-      const { points } = await rpc.call(RewardsRpc.getBalance, { userId });
+      const { points } = await asUser(userId, () => rpc.call(RewardsRpc.getBalance, {}));
       expect({ userId, points }).toEqual({ userId, points: SIGNUP_BONUS_POINTS + mine.reduce((sum, { pb }) => sum + pb.offer.points, 0) });
-      const { tasks } = await rpc.call(RewardsRpc.listTasks, { userId });
+      const { tasks } = await asUser(userId, () => rpc.call(RewardsRpc.listTasks, {}));
       expect(tasks).toHaveLength(mine.length);
     }
     const ledger = sys.apps.rewards.get(DataSource);

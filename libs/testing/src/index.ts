@@ -1,4 +1,5 @@
 export * from './infrastructure';
 export * from './mail-server';
 export * from './namespace';
+export * from './service-under-test';
 export * from './tcp-proxy';

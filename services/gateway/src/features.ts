@@ -4,7 +4,6 @@ import { CaptchaModule } from './captcha/captcha.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PurchasesModule } from './purchases/purchases.module';
-import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UsersModule } from './users/users.module';
@@ -12,7 +11,6 @@ import { WalletModule } from './wallet/wallet.module';
 
 /** The gateway's feature modules: one line per feature folder. */
 export const FEATURE_MODULES = [
-  RateLimitsModule,
   AuthModule,
   UsersModule,
   AdminModule,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { AUDIT_OUTCOMES, auditEntrySchema } from '../http/admin-operations.http';
 import { SORT_ORDERS } from '../http/admin-users.http';
+import { text } from '../http/text.http';
 import { defineRpc } from '../rpc/rpc-definition';
 import { adminCursorSchema } from './admin-cursor';
 
@@ -29,7 +31,7 @@ export const IdentityAdminRpc = {
     'identity',
     'admin-search-users',
     z.object({
-      q: z.string().max(100).optional(),
+      q: text().max(100).optional(),
       sort: z.enum(IDENTITY_USER_SORTS),
       order: z.enum(SORT_ORDERS),
       cursor: adminCursorSchema.optional(),
@@ -51,12 +53,11 @@ export const IdentityAdminRpc = {
   searchUserIds: defineRpc(
     'identity',
     'admin-search-user-ids',
-    z.object({ q: z.string().min(1).max(100) }),
+    z.object({ q: text().min(1).max(100) }),
     z.object({ userIds: z.array(z.string().uuid()), total: z.number().int(), truncated: z.boolean() }),
   ),
 } as const;
 
-export const AUDIT_OUTCOMES = ['succeeded', 'failed'] as const;
 const auditValue = z.union([z.string().max(500), z.number(), z.boolean(), z.null()]);
 
 /** One admin action as the gateway records it; the actor is the acting user (meta.userId). */
@@ -72,20 +73,8 @@ export const auditRecordSchema = z.object({
   outcomeMessage: z.string().max(500).optional(),
 });
 
-export const auditEntryRpcSchema = z.object({
-  id: z.string().uuid(),
-  seq: z.string(),
-  at: z.string(),
-  actorId: z.string().uuid().nullable(),
-  actor: z.string(),
-  action: z.string(),
-  targetType: z.string().nullable(),
-  targetId: z.string().nullable(),
-  details: z.record(z.string(), auditValue),
-  outcome: z.enum(AUDIT_OUTCOMES).nullable(),
-  outcomeMessage: z.string().nullable(),
-  outcomeAt: z.string().nullable(),
-});
+/** An entry as the HTTP answer shows it, with its position in the trail (the paging cursor). */
+export const auditEntryRpcSchema = auditEntrySchema.extend({ seq: z.string() });
 
 /**
  * The append-only audit trail of admin actions, kept by identity (docs/admin.md): the database

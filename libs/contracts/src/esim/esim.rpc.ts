@@ -43,18 +43,21 @@ export type EsimLine = z.infer<typeof esimLineSchema>;
 export const redeemCommandSchema = z.object({ idempotencyKey: idempotencyKeySchema, request: redeemRequestSchema });
 export type RedeemCommand = z.input<typeof redeemCommandSchema>;
 
-const userRequest = z.object({ userId: z.string().uuid() });
-
+/**
+ * Gifts and lines. Self-service calls act for the acting user (meta.userId; 401 without one); an
+ * admin call names the user it acts on by role (`recipientId`), never as `userId`.
+ */
 export const EsimRpc = {
-  getGiftSummary: defineRpc('esim', 'get-gift-summary', userRequest, giftSummarySchema),
+  /** The acting user's gift summary. */
+  getGiftSummary: defineRpc('esim', 'get-gift-summary', z.object({}), giftSummarySchema),
   /**
-   * The gift summary with the version GiftSummaryChanged carries (the number of delivered gifts),
+   * The acting user's gift summary with the version GiftSummaryChanged carries (the number of delivered gifts),
    * read in one snapshot, for the gateway's user view.
    */
   getVersionedGiftSummary: defineRpc(
     'esim',
     'get-versioned-gift-summary',
-    userRequest,
+    z.object({}),
     z.object({ summary: giftSummarySchema, version: z.number().int().nonnegative() }),
   ),
   /** GB delivered to all users so far (the admin stat card). */
@@ -73,15 +76,18 @@ export const EsimRpc = {
   claimGift: defineRpc('esim', 'claim-gift', redeemCommandSchema, redemptionViewSchema),
   /** A gift claim of the acting user (meta.userId), by redemption id. */
   getGiftClaim: defineRpc('esim', 'get-gift-claim', z.object({ redemptionId: z.string().uuid() }), redemptionViewSchema),
-  /** An admin grants a claimable 1, 3 or 5 GB gift (the caller checked that the user exists). */
+  /**
+   * The acting user (meta.userId, an admin: the gateway's AdminGuard) grants `recipientId` a
+   * claimable 1, 3 or 5 GB gift (the caller checked that the recipient exists).
+   */
   grantGift: defineRpc(
     'esim',
     'grant-gift',
-    z.object({ userId: z.string().uuid(), planTier: z.enum(REDEEMABLE_PLAN_TIERS), grantedBy: z.string().uuid() }),
+    z.object({ recipientId: z.string().uuid(), planTier: z.enum(REDEEMABLE_PLAN_TIERS) }),
     pendingGiftSchema.extend({ userId: z.string().uuid(), status: z.literal('granted') }),
   ),
-  /** The user's granted gifts not claimed yet, oldest first. */
-  listPendingGifts: defineRpc('esim', 'list-pending-gifts', userRequest, z.object({ pendingGifts: z.array(pendingGiftSchema) })),
-  /** The user's eSIM lines, newest delivery first. */
-  listLines: defineRpc('esim', 'list-lines', userRequest, z.object({ lines: z.array(esimLineSchema) })),
+  /** The acting user's granted gifts not claimed yet, oldest first. */
+  listPendingGifts: defineRpc('esim', 'list-pending-gifts', z.object({}), z.object({ pendingGifts: z.array(pendingGiftSchema) })),
+  /** The acting user's eSIM lines, newest delivery first. */
+  listLines: defineRpc('esim', 'list-lines', z.object({}), z.object({ lines: z.array(esimLineSchema) })),
 } as const;

@@ -52,6 +52,8 @@ export const deadLetterServiceParamsSchema = deadLetterParamsSchema.pick({ servi
 export const deadLetterActionResponseSchema = z.object({ service: z.enum(SERVICES), replayed: z.number().int(), discarded: z.number().int() });
 export type DeadLetterActionResponse = z.infer<typeof deadLetterActionResponseSchema>;
 
+export const AUDIT_OUTCOMES = ['succeeded', 'failed'] as const;
+
 /** One admin action of the append-only audit trail (docs/admin.md, "Audit trail"). */
 export const auditEntrySchema = z.object({
   id: z.string().uuid(),
@@ -64,7 +66,7 @@ export const auditEntrySchema = z.object({
   targetId: z.string().nullable(),
   details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   /** `succeeded`, `failed`, or null while the action has not reported back. */
-  outcome: z.enum(['succeeded', 'failed']).nullable(),
+  outcome: z.enum(AUDIT_OUTCOMES).nullable(),
   outcomeMessage: z.string().nullable(),
   outcomeAt: z.string().nullable(),
 });

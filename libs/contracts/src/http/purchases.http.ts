@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../openapi/define-route';
 import { CHECKOUT_COUNTRIES, PREPAID_PLAN_IDS } from '../catalogue/plans';
+import { text } from './text.http';
 
 /*
  * Card purchases over HTTP (docs/payments.md). Every route needs the session cookie; bodies are
@@ -139,16 +140,16 @@ export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
  * return_url redirect adds), and /success calls confirm-esim-purchase-by-intent.
  */
 export const sandboxConfirmRequestSchema = z.object({
-  client_secret: z.string(),
-  key: z.string().optional(),
-  payment_method: z.string().optional(),
+  client_secret: text(),
+  key: text().optional(),
+  payment_method: text().optional(),
   payment_method_data: z
     .object({
       type: z.literal('card'),
-      card: z.object({ number: z.string(), exp_month: z.coerce.number().int(), exp_year: z.coerce.number().int(), cvc: z.string().optional() }),
+      card: z.object({ number: text(), exp_month: z.coerce.number().int(), exp_year: z.coerce.number().int(), cvc: text().optional() }),
     })
     .optional(),
-  return_url: z.string().optional(),
+  return_url: text().optional(),
 });
 export type SandboxConfirmRequest = z.infer<typeof sandboxConfirmRequestSchema>;
 

@@ -9,10 +9,17 @@ import {
   resetPasswordRequestSchema,
   verifyEmailRequestSchema,
 } from './auth.http';
+import { IdentityAdminRpc } from '../admin/identity-admin.rpc';
+import { adminUsersQuerySchema } from './admin-users.http';
 import { verifyCaptchaRequestSchema } from './captcha.http';
+import { sandboxCompleteFormSchema, sandboxReverseFormSchema, sandboxWallQuerySchema } from './earning.http';
+import { sandboxConfirmRequestSchema } from './purchases.http';
 import { UNSTORABLE_TEXT_MESSAGE } from './text.http';
 
-/** Every request body of the account routes with a valid value in each of its string fields. */
+/**
+ * Every request body of the account routes, and the other client inputs with free text (admin search,
+ * the sandbox walls and card form), with a valid value in each of its string fields.
+ */
 const BODIES: Array<[string, z.ZodType, Record<string, unknown>]> = [
   [
     'register',
@@ -38,6 +45,18 @@ const BODIES: Array<[string, z.ZodType, Record<string, unknown>]> = [
   ],
   ['email/verify', confirmEmailChangeRequestSchema, { code: '123456' }],
   ['verify-captcha', verifyCaptchaRequestSchema, { token: 'sandbox-pass-1' }],
+  ['admin/users', adminUsersQuerySchema, { q: 'ana' }],
+  // Its other fields are enums and numbers.
+  ['identity.admin-search-users', IdentityAdminRpc.searchUsers.request.pick({ q: true }), { q: 'ana' }],
+  ['identity.admin-search-user-ids', IdentityAdminRpc.searchUserIds.request, { q: 'ana' }],
+  ['sandbox wall', sandboxWallQuerySchema, { uid: 'wall-uid-1' }],
+  ['sandbox wall complete', sandboxCompleteFormSchema, { uid: 'wall-uid-1', offerId: 'sbx-survey' }],
+  ['sandbox wall reverse', sandboxReverseFormSchema, { uid: 'wall-uid-1', transactionId: 'sbx-1' }],
+  [
+    'sandbox stripe confirm',
+    sandboxConfirmRequestSchema,
+    { client_secret: 'pi_1_secret_2', key: 'pk_test_1', payment_method: 'pm_card_visa', return_url: 'http://localhost:3000/success' },
+  ],
 ];
 
 const stringFields = BODIES.flatMap(([route, schema, body]) =>

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { EventDefinition } from '../events/event-definition';
 import type { RpcDefinition } from '../rpc/rpc-definition';
 import type { ServicePort } from './service-port';
@@ -5,7 +6,8 @@ import type { ServicePort } from './service-port';
 /**
  * What must hold between the ports of all services; each broken rule is one readable line.
  * An event published with no consumer would only pile up in the producer's outbox, so it needs
- * a consumer or an explicit `noConsumerReason` on its contract.
+ * a consumer or an explicit `noConsumerReason` on its contract. No RPC request has a `userId`
+ * field, so that the acting user (meta.userId) is never confused with a user the call is about.
  */
 export function portViolations(ports: readonly ServicePort[]): string[] {
   const problems: string[] = [];
@@ -24,6 +26,9 @@ export function portViolations(ports: readonly ServicePort[]): string[] {
     }
     for (const rpc of port.answers) {
       if (rpc.service !== port.name) problems.push(`${port.name} answers ${rpc.pattern}, which is declared for ${rpc.service}`);
+      if (rpc.request instanceof z.ZodObject && 'userId' in rpc.request.shape) {
+        problems.push(`${rpc.pattern} has userId in its request: the acting user travels as meta.userId; name a user the call is about by its role (recipientId, userIds)`);
+      }
       add(answerers, rpc.pattern, port.name);
     }
     for (const event of port.publishes) {

@@ -59,6 +59,14 @@ describe('the port rules', () => {
     expect(problems).toEqual([expect.stringContaining('still says it has no consumer')]);
   });
 
+  it('refuse an RPC whose request carries userId: the acting user travels as meta.userId', () => {
+    const actingInPayload = defineRpc('esim', 'list-things', z.object({ userId: z.string().uuid() }), z.object({}));
+    const subjectByRole = defineRpc('esim', 'grant-thing', z.object({ recipientId: z.string().uuid() }), z.object({}));
+    expect(portViolations([defineServicePort('esim', { answers: [actingInPayload, subjectByRole] })])).toEqual([
+      expect.stringContaining('esim.list-things has userId in its request'),
+    ]);
+  });
+
   it('refuse a consumer of an event nobody publishes, and an event or RPC declared under the wrong service', () => {
     const problems = portViolations([
       defineServicePort('rewards', { consumes: [Happened], publishes: [Announced], answers: [ping] }),

@@ -41,12 +41,11 @@ export const RedemptionRpc = {
   redeemPoints: defineRpc('rewards', 'redeem-points', redeemCommandSchema, redemptionViewSchema),
   /** A redemption of the acting user (meta.userId). */
   getRedemption: defineRpc('rewards', 'get-redemption', z.object({ redemptionId: z.string().uuid() }), redemptionViewSchema),
-  /** Every ledger movement of the user, newest first, one page at a time. */
+  /** Every ledger movement of the acting user (meta.userId), newest first, one page at a time. */
   getPointsStatement: defineRpc(
     'rewards',
     'get-points-statement',
     z.object({
-      userId: z.string().uuid(),
       before: statementCursorSchema.optional(),
       limit: z.number().int().min(1).max(STATEMENT_PAGE_MAX).default(STATEMENT_PAGE_DEFAULT),
     }),

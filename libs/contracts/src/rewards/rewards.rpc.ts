@@ -2,20 +2,19 @@ import { z } from 'zod';
 import { defineRpc } from '../rpc/rpc-definition';
 import { taskSchema } from './tasks';
 
-const userRequest = z.object({ userId: z.string().uuid() });
-
+/** Points and tasks. Self-service reads answer for the acting user (meta.userId); 401 without one. */
 export const RewardsRpc = {
-  /** The user's points balance: the sum of their ledger entries (reserved points are not available). */
-  getBalance: defineRpc('rewards', 'get-balance', userRequest, z.object({ userId: z.string().uuid(), points: z.number().int() })),
+  /** The acting user's points balance: the sum of their ledger entries (reserved points are not available). */
+  getBalance: defineRpc('rewards', 'get-balance', z.object({}), z.object({ userId: z.string().uuid(), points: z.number().int() })),
   /**
-   * The balance with the version BalanceChanged carries (the number of ledger entries on the
+   * The acting user's balance with the version BalanceChanged carries (the number of ledger entries on the
    * account), read in one snapshot: the gateway's user view rebuilds from it and keeps whichever
    * of this answer and the events it consumes is newest.
    */
   getVersionedBalance: defineRpc(
     'rewards',
     'get-versioned-balance',
-    userRequest,
+    z.object({}),
     z.object({ userId: z.string().uuid(), points: z.number().int(), version: z.number().int().nonnegative() }),
   ),
   /** Balances of many users at once (the admin user table); a user without an account has 0. */
@@ -25,8 +24,8 @@ export const RewardsRpc = {
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
     z.object({ balances: z.array(z.object({ userId: z.string().uuid(), points: z.number().int() })) }),
   ),
-  /** The user's offer-wall tasks, newest first. */
-  listTasks: defineRpc('rewards', 'list-tasks', userRequest, z.object({ tasks: z.array(taskSchema) })),
+  /** The acting user's offer-wall tasks, newest first. */
+  listTasks: defineRpc('rewards', 'list-tasks', z.object({}), z.object({ tasks: z.array(taskSchema) })),
   /** Users holding a points account, and the sum of their balances. */
   adminStats: defineRpc('rewards', 'admin-stats', z.object({}), z.object({ totalUsers: z.number().int(), totalPoints: z.number().int() })),
 } as const;

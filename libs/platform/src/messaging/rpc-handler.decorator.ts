@@ -21,6 +21,15 @@ export interface RpcMessage<T = unknown> {
   data: T;
 }
 
+/**
+ * The acting user of an RPC: the signed-in user the gateway acts for, which travels as
+ * `meta.userId` and never in the request (docs/architecture.md, "Naming rule"). 401 without one.
+ */
+export function actingUserId(meta: RpcMeta): string {
+  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  return meta.userId;
+}
+
 /** Turns anything thrown by a handler into the AppError shape the caller maps to HTTP. */
 export function toRpcException(err: unknown): RpcException {
   if (err instanceof AppError) return new RpcException(err.toShape());

@@ -1,13 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EsimRpc, RedeemablePlanTier, RedemptionView, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { GiftClaims } from './gift-claims';
-
-const actingUser = (meta: RpcMeta): string => {
-  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-  return meta.userId;
-};
 
 /** Granting admin gifts, listing the unclaimed ones, and claiming them. */
 @Controller()
@@ -17,12 +12,13 @@ export class GiftClaimsRpcHandler {
     private readonly gifts: GiftClaims,
   ) {}
 
+  /** The acting user is the admin granting (recorded as the gift's granter); `recipientId` gets the gift. */
   @RpcHandler(EsimRpc.grantGift)
-  async grant({ userId, planTier, grantedBy }: RpcRequest<typeof EsimRpc.grantGift>): Promise<RpcResponse<typeof EsimRpc.grantGift>> {
-    const gift = await this.gifts.grant(userId, planTier, grantedBy);
+  async grant({ recipientId, planTier }: RpcRequest<typeof EsimRpc.grantGift>, meta: RpcMeta): Promise<RpcResponse<typeof EsimRpc.grantGift>> {
+    const gift = await this.gifts.grant(recipientId, planTier, actingUserId(meta));
     return {
       giftId: gift.id,
-      userId,
+      userId: recipientId,
       amountGB: gift.amountGB,
       planTier: gift.planTier as RedeemablePlanTier,
       status: 'granted',
@@ -31,8 +27,8 @@ export class GiftClaimsRpcHandler {
   }
 
   @RpcHandler(EsimRpc.listPendingGifts)
-  async pending({ userId }: RpcRequest<typeof EsimRpc.listPendingGifts>): Promise<RpcResponse<typeof EsimRpc.listPendingGifts>> {
-    const gifts = await this.gifts.pending(this.db.manager, userId);
+  async pending(_: RpcRequest<typeof EsimRpc.listPendingGifts>, meta: RpcMeta): Promise<RpcResponse<typeof EsimRpc.listPendingGifts>> {
+    const gifts = await this.gifts.pending(this.db.manager, actingUserId(meta));
     return {
       pendingGifts: gifts.map((g) => ({ giftId: g.id, amountGB: g.amountGB, planTier: g.planTier as RedeemablePlanTier, grantedAt: g.createdAt.toISOString() })),
     };
@@ -40,11 +36,11 @@ export class GiftClaimsRpcHandler {
 
   @RpcHandler(EsimRpc.claimGift)
   claim(command: RpcRequest<typeof EsimRpc.claimGift>, meta: RpcMeta): Promise<RedemptionView> {
-    return this.gifts.claim(actingUser(meta), command);
+    return this.gifts.claim(actingUserId(meta), command);
   }
 
   @RpcHandler(EsimRpc.getGiftClaim)
   get({ redemptionId }: RpcRequest<typeof EsimRpc.getGiftClaim>, meta: RpcMeta): Promise<RedemptionView> {
-    return this.gifts.view(this.db.manager, actingUser(meta), redemptionId);
+    return this.gifts.view(this.db.manager, actingUserId(meta), redemptionId);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EsimRpc, GiftSummary, RpcRequest, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { EsimRpc, GiftSummary, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { EMPTY_GIFT_SUMMARY, GiftSummaryAnnouncements } from './gift-summary-announcements';
 
 @Controller()
@@ -11,15 +11,17 @@ export class GiftSummaryRpcHandler {
     private readonly gifts: GiftSummaryAnnouncements,
   ) {}
 
-  /** Totals of delivered gifts and the last one, as the user row shows them. */
+  /** The acting user's totals of delivered gifts and the last one, as the user row shows them. */
   @RpcHandler(EsimRpc.getGiftSummary)
-  async summary({ userId }: RpcRequest<typeof EsimRpc.getGiftSummary>): Promise<GiftSummary> {
+  async summary(_: RpcRequest<typeof EsimRpc.getGiftSummary>, meta: RpcMeta): Promise<GiftSummary> {
+    const userId = actingUserId(meta);
     return (await this.gifts.read(this.db.manager, [userId])).get(userId)?.summary ?? EMPTY_GIFT_SUMMARY;
   }
 
   /** The same with GiftSummaryChanged's version, read in one snapshot (the gateway's user view rebuilds from it). */
   @RpcHandler(EsimRpc.getVersionedGiftSummary)
-  async versionedSummary({ userId }: RpcRequest<typeof EsimRpc.getVersionedGiftSummary>): Promise<RpcResponse<typeof EsimRpc.getVersionedGiftSummary>> {
+  async versionedSummary(_: RpcRequest<typeof EsimRpc.getVersionedGiftSummary>, meta: RpcMeta): Promise<RpcResponse<typeof EsimRpc.getVersionedGiftSummary>> {
+    const userId = actingUserId(meta);
     return (await this.gifts.read(this.db.manager, [userId])).get(userId) ?? { summary: EMPTY_GIFT_SUMMARY, version: 0 };
   }
 

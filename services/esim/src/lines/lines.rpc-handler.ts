@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EsimRpc, RpcRequest, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { EsimRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { EsimLines } from './esim-lines';
 
 @Controller()
@@ -12,7 +12,7 @@ export class LinesRpcHandler {
   ) {}
 
   @RpcHandler(EsimRpc.listLines)
-  async list({ userId }: RpcRequest<typeof EsimRpc.listLines>): Promise<RpcResponse<typeof EsimRpc.listLines>> {
-    return { lines: await this.lines.listFor(this.db.manager, userId) };
+  async list(_: RpcRequest<typeof EsimRpc.listLines>, meta: RpcMeta): Promise<RpcResponse<typeof EsimRpc.listLines>> {
+    return { lines: await this.lines.listFor(this.db.manager, actingUserId(meta)) };
   }
 }

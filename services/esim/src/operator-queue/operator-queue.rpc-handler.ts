@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EsimAdminRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { ESIM_PROVIDER, EsimProvider } from '../keepgo/esim-provider';
 import { EsimProviderException } from '../keepgo/esim-provider.exception';
 import { DeliveryResolutions } from './delivery-resolutions';
@@ -38,7 +38,6 @@ export class OperatorQueueRpcHandler {
 
   @RpcHandler(EsimAdminRpc.resolveRedemption)
   resolve(req: RpcRequest<typeof EsimAdminRpc.resolveRedemption>, meta: RpcMeta): Promise<RpcResponse<typeof EsimAdminRpc.resolveRedemption>> {
-    if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-    return this.resolutions.resolve(req, meta.userId);
+    return this.resolutions.resolve(req, actingUserId(meta));
   }
 }

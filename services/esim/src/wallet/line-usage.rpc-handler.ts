@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EsimWalletRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { LineUsageService } from './line-usage.service';
 
 @Controller()
@@ -13,7 +13,6 @@ export class LineUsageRpcHandler {
     { iccid, refresh }: RpcRequest<typeof EsimWalletRpc.getLineUsage>,
     meta: RpcMeta,
   ): Promise<RpcResponse<typeof EsimWalletRpc.getLineUsage>> {
-    if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-    return this.usage.usage(meta.userId, iccid, refresh ?? false);
+    return this.usage.usage(actingUserId(meta), iccid, refresh ?? false);
   }
 }

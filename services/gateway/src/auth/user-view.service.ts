@@ -36,7 +36,7 @@ export class UserViewService {
   }
 
   /**
-   * The view as the owners answer it now (identity answers for the acting user, `userId` here).
+   * The view as the owners answer it now, each for the acting user (`userId` here, as meta.userId).
    * Each answer carries its owner's version and goes into the read model only if it is newer than
    * what is there, so a slow answer never undoes a later event; the answer is the model after that.
    */
@@ -44,8 +44,8 @@ export class UserViewService {
     const [identity, balance, gifts] = await RequestContext.run({ ...RequestContext.current(), userId }, () =>
       Promise.all([
         this.rpc.call(IdentityRpc.getVersionedUser, {}),
-        this.rpc.call(RewardsRpc.getVersionedBalance, { userId }),
-        this.rpc.call(EsimRpc.getVersionedGiftSummary, { userId }),
+        this.rpc.call(RewardsRpc.getVersionedBalance, {}),
+        this.rpc.call(EsimRpc.getVersionedGiftSummary, {}),
       ]),
     );
     const { view } = await this.cache.apply(userId, [

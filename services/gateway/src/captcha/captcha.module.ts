@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
+import { SessionsModule } from '../sessions/sessions.module';
 import { CAPTCHA_SETTINGS } from './captcha.tokens';
 import { captchaSettings, CaptchaSettings } from './captcha-settings';
 import { CaptchaController } from './captcha.controller';
@@ -21,6 +22,7 @@ class CaptchaModeLog implements OnApplicationBootstrap {
 
 /** POST /api/verify-captcha, the CaptchaGuard other features use, and the local siteverify emulator. */
 @Module({
+  imports: [SessionsModule],
   controllers: [CaptchaController, SandboxSiteverifyController],
   providers: [
     { provide: CAPTCHA_SETTINGS, inject: [CONFIG], useFactory: (c: GatewayConfig) => captchaSettings(c) },

@@ -1,22 +1,25 @@
 import { Body, Controller, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { OFFERWALL_IDS, OfferwallId, WebhooksRpc } from '@esim/contracts';
+import {
+  OFFERWALL_IDS,
+  OfferwallId,
+  sandboxCompleteFormSchema,
+  sandboxReverseFormSchema,
+  sandboxWallQuerySchema,
+  WebhooksRpc,
+} from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
 import { ZodPipe } from '../common/zod.pipe';
-import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
+import { AuthGuard } from '../sessions/auth.guard';
 
 const providerSchema = z.enum(OFFERWALL_IDS);
-const uid = z.string().min(1).max(300);
-const pageQuery = z.object({ uid, notice: z.enum(['completed', 'reversed', 'refused']).optional() });
-const completeForm = z.object({ uid, offerId: z.string().min(1).max(40) });
-const reverseForm = z.object({ uid, transactionId: z.string().min(1).max(128) });
 
 /** The emulated wall is framed by our own /task page only, and runs no script. */
 const WALL_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
 
 /**
- * The sandbox offer walls (the webhooks service's emulator), for the signed-in user: the wall page, and its
+ * The sandbox offer walls (the webhooks service's emulator), for the signed-in user (the RPCs' acting user): the wall page, and its
  * Complete and Reverse buttons, after which the emulator's server posts back to /webhooks like the
  * real provider would. Only walls without credentials exist here.
  */
@@ -28,11 +31,10 @@ export class SandboxWallsController {
   @Get(':provider')
   async page(
     @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Query(new ZodPipe(pageQuery)) query: z.infer<typeof pageQuery>,
-    @CurrentUserId() userId: string,
+    @Query(new ZodPipe(sandboxWallQuerySchema)) query: z.infer<typeof sandboxWallQuerySchema>,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const { html } = await this.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, ...query });
+    const { html } = await this.rpc.call(WebhooksRpc.sandboxWallPage, { provider, ...query });
     res.setHeader('Content-Security-Policy', WALL_CSP);
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     res.setHeader('Cache-Control', 'no-store');
@@ -43,22 +45,20 @@ export class SandboxWallsController {
   @Post(':provider/complete')
   async complete(
     @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Body(new ZodPipe(completeForm)) form: z.infer<typeof completeForm>,
-    @CurrentUserId() userId: string,
+    @Body(new ZodPipe(sandboxCompleteFormSchema)) form: z.infer<typeof sandboxCompleteFormSchema>,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, userId, ...form });
+    const { answer } = await this.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, ...form });
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'completed' : 'refused');
   }
 
   @Post(':provider/reverse')
   async reverse(
     @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Body(new ZodPipe(reverseForm)) form: z.infer<typeof reverseForm>,
-    @CurrentUserId() userId: string,
+    @Body(new ZodPipe(sandboxReverseFormSchema)) form: z.infer<typeof sandboxReverseFormSchema>,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, userId, ...form });
+    const { answer } = await this.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, ...form });
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'reversed' : 'refused');
   }
 }

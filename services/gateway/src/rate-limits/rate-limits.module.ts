@@ -1,6 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module';
 import { RateLimits } from './rate-limits';
 
-@Global()
-@Module({ providers: [RateLimits], exports: [RateLimits] })
+/** The Redis-backed limits of sign-in, sign-up, resets and profile changes; imported by the features that count. */
+@Module({ imports: [SessionsModule], providers: [RateLimits], exports: [RateLimits] })
 export class RateLimitsModule {}

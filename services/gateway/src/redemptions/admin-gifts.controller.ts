@@ -37,11 +37,12 @@ export class AdminGiftsController {
     @Body(new ZodPipe(adminGiftRequestSchema)) { planTier }: z.infer<typeof adminGiftRequestSchema>,
   ): Promise<AdminGiftResponse> {
     try {
-      await this.rpc.call(RecipientRpc.getRecipient, { userId });
+      await this.rpc.call(RecipientRpc.getRecipient, { recipientId: userId });
     } catch (err) {
       throw err instanceof AppError && err.code === 'not_found' ? userNotFound() : err;
     }
-    const gift = await this.rpc.call(EsimRpc.grantGift, { userId, planTier, grantedBy: adminId });
+    // The admin is the RPCs' acting user (meta.userId); the user gifted is named as the recipient.
+    const gift = await this.rpc.call(EsimRpc.grantGift, { recipientId: userId, planTier });
     this.audit.record('data_gift_granted', adminId, { userId, planTier, giftId: gift.giftId });
     return gift;
   }

@@ -1,10 +1,10 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { EsimLinesResponse, EsimRpc, GiftsResponse } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
-import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
+import { AuthGuard } from '../sessions/auth.guard';
 import { QrCodes } from './qr-codes';
 
-/** What the user holds: data gifts to claim, and the eSIM lines redemptions and gifts delivered. */
+/** What the signed-in user (the RPCs' acting user) holds: data gifts to claim, and the eSIM lines redemptions and gifts delivered. */
 @Controller('api')
 @UseGuards(AuthGuard)
 export class WalletController {
@@ -15,17 +15,17 @@ export class WalletController {
 
   /** Unclaimed admin gifts (shown on the dashboard until claimed) and the GB delivered so far. */
   @Get('gifts')
-  async gifts(@CurrentUserId() userId: string): Promise<GiftsResponse> {
+  async gifts(): Promise<GiftsResponse> {
     const [{ pendingGifts }, { dataGiftedGB }] = await Promise.all([
-      this.rpc.call(EsimRpc.listPendingGifts, { userId }),
-      this.rpc.call(EsimRpc.getGiftSummary, { userId }),
+      this.rpc.call(EsimRpc.listPendingGifts, {}),
+      this.rpc.call(EsimRpc.getGiftSummary, {}),
     ]);
     return { dataGiftedGB, pendingGifts };
   }
 
   @Get('esim-lines')
-  async lines(@CurrentUserId() userId: string): Promise<EsimLinesResponse> {
-    const { lines } = await this.rpc.call(EsimRpc.listLines, { userId });
+  async lines(): Promise<EsimLinesResponse> {
+    const { lines } = await this.rpc.call(EsimRpc.listLines, {});
     return { lines: await Promise.all(lines.map(async (l) => ({ ...l, qrCode: l.lpaCode ? await this.qr.dataUrl(l.lpaCode) : null }))) };
   }
 }

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import RedisStore from 'connect-redis';
 import { CONFIG } from '@esim/platform';
@@ -18,7 +18,10 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-@Global()
+/**
+ * Sessions in Redis (the store, passport's serializer, the per-user index) and the gateway's Redis
+ * connection; imported by every feature that signs in or out, or reads Redis.
+ */
 @Module({
   providers: [
     { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c.REDIS_URL, c.REDIS_PREFIX) },

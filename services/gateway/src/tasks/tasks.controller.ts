@@ -1,9 +1,12 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { OfferwallsResponse, RewardsRpc, Task, WebhooksRpc } from '@esim/contracts';
 import { AppError, RpcClient } from '@esim/platform';
-import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
+import { AuthGuard } from '../sessions/auth.guard';
 
-/** The signed-in user's earning: task history (rewards) and the offer walls to earn on (the webhooks service, which holds their credentials). */
+/**
+ * The signed-in user's earning: task history (rewards) and the offer walls to earn on (the webhooks
+ * service, which holds their credentials). The user travels as the RPCs' acting user (meta.userId).
+ */
 @Controller('api')
 @UseGuards(AuthGuard)
 export class TasksController {
@@ -11,19 +14,19 @@ export class TasksController {
 
   /** Newest first; a task the provider reversed has completed: false. */
   @Get('tasks')
-  async tasks(@CurrentUserId() userId: string): Promise<Task[]> {
-    return (await this.rpc.call(RewardsRpc.listTasks, { userId })).tasks;
+  async tasks(): Promise<Task[]> {
+    return (await this.rpc.call(RewardsRpc.listTasks, {})).tasks;
   }
 
   @Get('offerwalls')
-  offerwalls(@CurrentUserId() userId: string): Promise<OfferwallsResponse> {
-    return this.rpc.call(WebhooksRpc.listOfferwalls, { userId });
+  offerwalls(): Promise<OfferwallsResponse> {
+    return this.rpc.call(WebhooksRpc.listOfferwalls, {});
   }
 
   /** The uid RapidoReach's wall is opened with: userId-appId-checksum. */
   @Get('rapidoreach/uid')
-  async rapidoReachUid(@CurrentUserId() userId: string): Promise<{ uid: string }> {
-    const { walls } = await this.rpc.call(WebhooksRpc.listOfferwalls, { userId });
+  async rapidoReachUid(): Promise<{ uid: string }> {
+    const { walls } = await this.rpc.call(WebhooksRpc.listOfferwalls, {});
     const wall = walls.find((w) => w.id === 'rapidoreach');
     if (!wall) throw new AppError('not_found', 'RapidoReach is not available.', { reason: 'offerwall_disabled' });
     return { uid: wall.uid };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { UserViewService } from '../auth/user-view.service';
+import { SessionsModule } from '../sessions/sessions.module';
 import { BalanceChangedEventHandler } from './balance-changed.event-handler';
 import { DataGiftGrantedEventHandler } from './data-gift-granted.event-handler';
 import { GiftSummaryChangedEventHandler } from './gift-summary-changed.event-handler';
@@ -19,6 +20,7 @@ import { UserViewCache } from './user-view-cache';
  * from, the events that keep it current, and the server-sent event streams of the open pages.
  */
 @Module({
+  imports: [SessionsModule],
   controllers: [LiveStreamController],
   providers: [
     UserViewCache,

@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { EmailChanged, IdentityRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { RpcHandler, UnitOfWork } from '@esim/platform';
+import { actingUserId, RpcHandler, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
 import { invalidCodeError, tooManyAttemptsError, VerificationCodes } from '../registration/verification-codes';
 import { LiveUser, User } from '../users/user.entity';
 import { publishProfileChanged } from '../users/profile-changed';
-import { actingUserId, isUniqueViolation, toIdentityUser, Users } from '../users/users';
+import { isUniqueViolation, toIdentityUser, Users } from '../users/users';
 
 /** The code sent to the new address proves it; the account's email changes and the old address is told. */
 @Controller()

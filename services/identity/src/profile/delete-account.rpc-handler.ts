@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { AccountDeleted, DEFAULT_USER_SETTINGS, IdentityRpc, RpcMeta, RpcResponse } from '@esim/contracts';
-import { RpcHandler, UnitOfWork } from '@esim/platform';
+import { actingUserId, RpcHandler, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
 import { VerificationCodes } from '../registration/verification-codes';
 import { User } from '../users/user.entity';
-import { actingUserId, Users } from '../users/users';
+import { Users } from '../users/users';
 
 /** The email of an erased account: unique, undeliverable, and frees the real address for a new sign-up. */
 export const erasedEmail = (userId: string) => `deleted-${userId}@invalid`;

@@ -9,14 +9,14 @@ import {
   RpcResponse,
   VerificationCodeIssued,
 } from '@esim/contracts';
-import { AppError, RpcHandler, Tx, UnitOfWork } from '@esim/platform';
+import { actingUserId, AppError, RpcHandler, Tx, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordHasher } from '../credentials/password-hasher';
 import { VerificationCode } from '../registration/verification-code.entity';
 import { CODE_TTL_MINUTES, VerificationCodes } from '../registration/verification-codes';
 import { LiveUser, User } from '../users/user.entity';
 import { publishProfileChanged } from '../users/profile-changed';
-import { actingUserId, toIdentityUser, Users } from '../users/users';
+import { toIdentityUser, Users } from '../users/users';
 
 type UpdateProfile = RpcRequest<typeof IdentityRpc.updateProfile>;
 

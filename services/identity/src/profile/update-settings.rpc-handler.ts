@@ -1,9 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { IdentityRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { RpcHandler, UnitOfWork } from '@esim/platform';
+import { actingUserId, RpcHandler, UnitOfWork } from '@esim/platform';
 import { LiveUser, User } from '../users/user.entity';
 import { publishProfileChanged } from '../users/profile-changed';
-import { actingUserId, toIdentityUser, Users } from '../users/users';
+import { toIdentityUser, Users } from '../users/users';
 
 /** Toggles are saved one at a time by the SPA, so only the ones sent change. */
 @Controller()

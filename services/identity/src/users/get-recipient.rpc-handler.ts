@@ -9,8 +9,8 @@ export class GetRecipientRpcHandler {
   constructor(private readonly users: Users) {}
 
   @RpcHandler(RecipientRpc.getRecipient)
-  async get({ userId }: RpcRequest<typeof RecipientRpc.getRecipient>): Promise<RpcResponse<typeof RecipientRpc.getRecipient>> {
-    const user = await this.users.require(userId);
+  async get({ recipientId }: RpcRequest<typeof RecipientRpc.getRecipient>): Promise<RpcResponse<typeof RecipientRpc.getRecipient>> {
+    const user = await this.users.require(recipientId);
     return { userId: user.id, email: user.email, name: user.name, locale: user.locale };
   }
 }

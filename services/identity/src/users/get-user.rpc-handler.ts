@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { IdentityRpc, IdentityUser, RpcMeta, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
-import { actingUserId, toIdentityUser, Users } from './users';
+import { actingUserId, RpcHandler } from '@esim/platform';
+import { toIdentityUser, Users } from './users';
 
 /** The acting user's own account. */
 @Controller()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { DEFAULT_USER_SETTINGS, type IdentityUser, type RpcMeta } from '@esim/contracts';
+import { DEFAULT_USER_SETTINGS, type IdentityUser } from '@esim/contracts';
 import { AppError } from '@esim/platform';
 import { LiveUser, User } from './user.entity';
 
@@ -21,12 +21,6 @@ export class Users {
     if (!user) throw new AppError('not_found', 'Account not found', { reason: 'user_not_found' });
     return user as LiveUser;
   }
-}
-
-/** The user an RPC acts for: the gateway passes the signed-in user as meta.userId. */
-export function actingUserId(meta: RpcMeta): string {
-  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-  return meta.userId;
 }
 
 export function toIdentityUser(user: LiveUser): IdentityUser {

@@ -1,4 +1,4 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, Metrics } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from './email-queue';
@@ -11,7 +11,7 @@ class EmailQueueCloser implements OnApplicationShutdown {
   }
 }
 
-@Global()
+/** The email queue and its transport; imported by the module whose event handlers send email. */
 @Module({
   providers: [
     {

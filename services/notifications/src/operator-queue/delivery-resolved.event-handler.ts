@@ -20,7 +20,7 @@ export class DeliveryResolvedEventHandler implements EventHandler<typeof Deliver
 
   async handle(p: EventPayload<typeof DeliveryResolved>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
     if (p.resolution === 'delivered' && p.kind === 'new') return;
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { userId: p.userId });
+    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
     const url = (path: string) => new URL(path, this.config.PUBLIC_URL).toString();
     const base = { to: to.email, locale: to.locale };
     if (p.resolution === 'delivered') {

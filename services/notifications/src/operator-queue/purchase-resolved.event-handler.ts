@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
-import QRCode from 'qrcode';
 import { EventEnvelope, EventPayload, PurchaseResolved, RecipientRpc } from '@esim/contracts';
 import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from '../mail/email-queue';
+import { esimReadyEmail } from '../redemptions/esim-ready-email';
 
 /**
  * The outcome of a card purchase an operator resolved, in the user's language: the eSIM delivered
@@ -19,18 +19,9 @@ export class PurchaseResolvedEventHandler implements EventHandler<typeof Purchas
   ) {}
 
   async handle(p: EventPayload<typeof PurchaseResolved>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { userId: p.userId });
+    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
     if (p.resolution === 'delivered' && p.lpaCode) {
-      const png = await QRCode.toBuffer(p.lpaCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
-      await this.emails.enqueue(
-        {
-          kind: 'esimReady',
-          to: to.email,
-          locale: to.locale,
-          data: { name: to.name, amountGB: p.amountGB, lpaCode: p.lpaCode, qrPngBase64: png.toString('base64'), appUrl: new URL('/esims', this.config.PUBLIC_URL).toString() },
-        },
-        envelope.id,
-      );
+      await this.emails.enqueue(await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL), envelope.id);
       return;
     }
     if (p.resolution === 'refunded') {

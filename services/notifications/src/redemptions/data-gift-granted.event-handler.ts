@@ -14,7 +14,7 @@ export class DataGiftGrantedEventHandler implements EventHandler<typeof DataGift
   ) {}
 
   async handle(p: EventPayload<typeof DataGiftGranted>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { userId: p.userId });
+    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
     await this.emails.enqueue(
       {
         kind: 'dataGifted',

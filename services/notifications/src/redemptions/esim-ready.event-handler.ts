@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
-import QRCode from 'qrcode';
 import { EventEnvelope, EventPayload, ProvisioningSucceeded, RecipientRpc } from '@esim/contracts';
 import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from '../mail/email-queue';
+import { esimReadyEmail } from './esim-ready-email';
 
 /**
  * "Your eSIM is ready", in the user's language, with the QR code inline and the activation code to
@@ -21,16 +21,7 @@ export class EsimReadyEventHandler implements EventHandler<typeof ProvisioningSu
 
   async handle(p: EventPayload<typeof ProvisioningSucceeded>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
     if (p.kind !== 'new' || !p.lpaCode) return;
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { userId: p.userId });
-    const png = await QRCode.toBuffer(p.lpaCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
-    await this.emails.enqueue(
-      {
-        kind: 'esimReady',
-        to: to.email,
-        locale: to.locale,
-        data: { name: to.name, amountGB: p.amountGB, lpaCode: p.lpaCode, qrPngBase64: png.toString('base64'), appUrl: new URL('/esims', this.config.PUBLIC_URL).toString() },
-      },
-      envelope.id,
-    );
+    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
+    await this.emails.enqueue(await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL), envelope.id);
   }
 }

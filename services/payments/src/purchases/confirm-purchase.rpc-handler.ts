@@ -2,10 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller, Inject, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { PaymentsRpc, PurchaseConfirmation, RpcMeta, RpcRequest } from '@esim/contracts';
-import { AppError, CONFIG, RpcHandler, UnitOfWork } from '@esim/platform';
+import { actingUserId, AppError, CONFIG, RpcHandler, UnitOfWork } from '@esim/platform';
 import type { PaymentsConfig } from '../config';
 import { StripeApiService } from '../stripe/stripe-api.service';
-import { actingUser } from './acting-user';
 import type { EsimPurchaseEntity } from './esim-purchase.entity';
 import { EsimPurchasesService } from './esim-purchases.service';
 import { FulfilmentService } from './fulfilment.service';
@@ -34,7 +33,7 @@ export class ConfirmPurchaseRpcHandler {
 
   @RpcHandler(PaymentsRpc.confirmEsimPurchase)
   async confirm({ paymentIntentId }: RpcRequest<typeof PaymentsRpc.confirmEsimPurchase>, meta: RpcMeta): Promise<PurchaseConfirmation> {
-    const userId = actingUser(meta);
+    const userId = actingUserId(meta);
     const purchase = await this.purchases.findByIntent(paymentIntentId);
     if (!purchase) throw new AppError('not_found', 'Payment not found.', { reason: 'payment_not_found' });
     if (purchase.userId !== userId) {

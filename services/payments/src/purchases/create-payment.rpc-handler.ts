@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Controller, Logger } from '@nestjs/common';
 import { CreateEsimPaymentResponse, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, AppError, RpcHandler } from '@esim/platform';
 import { StripeApiService } from '../stripe/stripe-api.service';
-import { actingUser } from './acting-user';
 import { EsimPurchasesService } from './esim-purchases.service';
 import { METADATA } from './fulfilment.service';
 
@@ -22,7 +21,7 @@ export class CreatePaymentRpcHandler {
 
   @RpcHandler(PaymentsRpc.createEsimPayment)
   async create(req: RpcRequest<typeof PaymentsRpc.createEsimPayment>, meta: RpcMeta): Promise<CreateEsimPaymentResponse> {
-    const userId = actingUser(meta);
+    const userId = actingUserId(meta);
     const plan = prepaidPlan(req.planType);
     // Chosen first so that the intent's metadata names the purchase; the idempotency key makes
     // the SDK's own retries (and ours) create one intent for it.

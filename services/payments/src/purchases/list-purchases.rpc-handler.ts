@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { PaymentsRpc, RpcMeta, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
-import { actingUser } from './acting-user';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { EsimPurchasesService } from './esim-purchases.service';
 import { purchaseView } from './purchase-views';
 
@@ -12,6 +11,6 @@ export class ListPurchasesRpcHandler {
 
   @RpcHandler(PaymentsRpc.listEsimPurchases)
   async list(_req: unknown, meta: RpcMeta): Promise<RpcResponse<typeof PaymentsRpc.listEsimPurchases>> {
-    return { purchases: (await this.purchases.listPaid(actingUser(meta))).map(purchaseView) };
+    return { purchases: (await this.purchases.listPaid(actingUserId(meta))).map(purchaseView) };
   }
 }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RewardsRpc, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { RewardsRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { BalanceAnnouncements } from './balance-announcements';
 import { Ledger } from './ledger';
 
@@ -15,21 +15,23 @@ export class BalanceRpcHandler {
   ) {}
 
   @RpcHandler(RewardsRpc.getBalance)
-  async balance({ userId }: { userId: string }): Promise<RpcResponse<typeof RewardsRpc.getBalance>> {
+  async balance(_: RpcRequest<typeof RewardsRpc.getBalance>, meta: RpcMeta): Promise<RpcResponse<typeof RewardsRpc.getBalance>> {
+    const userId = actingUserId(meta);
     const { available } = await this.ledger.balance(this.db.manager, userId);
     return { userId, points: available };
   }
 
   /** The balance with BalanceChanged's version, read in one snapshot (the gateway's user view rebuilds from it). */
   @RpcHandler(RewardsRpc.getVersionedBalance)
-  async versionedBalance({ userId }: { userId: string }): Promise<RpcResponse<typeof RewardsRpc.getVersionedBalance>> {
+  async versionedBalance(_: RpcRequest<typeof RewardsRpc.getVersionedBalance>, meta: RpcMeta): Promise<RpcResponse<typeof RewardsRpc.getVersionedBalance>> {
+    const userId = actingUserId(meta);
     const [found] = await this.announcements.read(this.db.manager, [userId]);
     // No account yet (the registration has not arrived): no entries, nothing to spend.
     return found ?? { userId, points: 0, version: 0 };
   }
 
   @RpcHandler(RewardsRpc.getBalances)
-  async balances({ userIds }: { userIds: string[] }): Promise<RpcResponse<typeof RewardsRpc.getBalances>> {
+  async balances({ userIds }: RpcRequest<typeof RewardsRpc.getBalances>): Promise<RpcResponse<typeof RewardsRpc.getBalances>> {
     const available = await this.ledger.availableOf(this.db.manager, userIds);
     return { balances: userIds.map((userId) => ({ userId, points: available.get(userId) ?? 0 })) };
   }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { RewardsAdminRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { StuckRedemptions } from './stuck-redemptions';
 
 /** Rewards' part of the operator queue; the gateway's AdminGuard stands before it, the admin travels as meta.userId. */
@@ -20,7 +20,6 @@ export class OperatorQueueRpcHandler {
 
   @RpcHandler(RewardsAdminRpc.retryRedemption)
   retry({ redemptionId }: RpcRequest<typeof RewardsAdminRpc.retryRedemption>, meta: RpcMeta): Promise<RpcResponse<typeof RewardsAdminRpc.retryRedemption>> {
-    if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-    return this.stuck.retry(redemptionId, meta.userId);
+    return this.stuck.retry(redemptionId, actingUserId(meta));
   }
 }

@@ -1,13 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedemptionRpc, RedemptionView, RpcMeta, RpcRequest } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { Redemptions } from './redemptions';
-
-const actingUser = (meta: RpcMeta): string => {
-  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
-  return meta.userId;
-};
 
 /** Spending points on a plan, and reading one's redemptions back (the gateway waits on them). */
 @Controller()
@@ -19,11 +14,11 @@ export class RedemptionsRpcHandler {
 
   @RpcHandler(RedemptionRpc.redeemPoints)
   redeem(command: RpcRequest<typeof RedemptionRpc.redeemPoints>, meta: RpcMeta): Promise<RedemptionView> {
-    return this.redemptions.redeem(actingUser(meta), command);
+    return this.redemptions.redeem(actingUserId(meta), command);
   }
 
   @RpcHandler(RedemptionRpc.getRedemption)
   get({ redemptionId }: RpcRequest<typeof RedemptionRpc.getRedemption>, meta: RpcMeta): Promise<RedemptionView> {
-    return this.redemptions.view(this.db.manager, actingUser(meta), redemptionId);
+    return this.redemptions.view(this.db.manager, actingUserId(meta), redemptionId);
   }
 }

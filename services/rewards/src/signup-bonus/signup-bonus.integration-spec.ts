@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AccountDeleted, RewardsRpc, SIGNUP_BONUS_POINTS, UserRegistered } from '@esim/contracts';
-import { waitFor } from '@esim/testing';
+import { asUser, waitFor } from '@esim/testing';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
@@ -31,15 +31,22 @@ describe('sign-up bonus (rewards consuming identity events on the real broker)',
     );
     // The copy's inbox row commits with its effect; the redelivered first event finds its row and does nothing.
 
-    expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId })).toEqual({ userId, points: SIGNUP_BONUS_POINTS });
+    expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getBalance, {}))).toEqual({ userId, points: SIGNUP_BONUS_POINTS });
     const bonuses = await rewards.db.query(`SELECT amount FROM ledger_transfers WHERE kind = 'signup_bonus' AND reference = $1`, [userId]);
     expect(bonuses).toEqual([{ amount: String(SIGNUP_BONUS_POINTS) }]);
+  });
+
+  it('answers the balance of the acting user (meta.userId) only: a userId in the request is no one', async () => {
+    const userId = await rewards.registerUser();
+    // A caller still sending the old request shape: the id is not read, and there is no acting user.
+    await expect(rewards.rpc.call(RewardsRpc.getBalance, { userId } as never)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(rewards.rpc.call(RewardsRpc.listTasks, {})).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('answers 0 points for a user it has not heard of, and balances of many users at once', async () => {
     const known = await rewards.registerUser();
     const unknown = randomUUID();
-    expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId: unknown })).toEqual({ userId: unknown, points: 0 });
+    expect(await asUser(unknown, () => rewards.rpc.call(RewardsRpc.getBalance, {}))).toEqual({ userId: unknown, points: 0 });
     expect(await rewards.rpc.call(RewardsRpc.getBalances, { userIds: [known, unknown] })).toEqual({
       balances: [
         { userId: known, points: SIGNUP_BONUS_POINTS },
@@ -89,7 +96,7 @@ describe('sign-up bonus (rewards consuming identity events on the real broker)',
       expect(account).toHaveLength(1);
       expect(account[0].closed_at).not.toBeNull();
       expect(await rewards.db.query(`SELECT 1 FROM ledger_transfers WHERE kind = 'signup_bonus' AND reference = $1`, [userId])).toEqual([]);
-      expect(await rewards.rpc.call(RewardsRpc.getBalance, { userId })).toEqual({ userId, points: 0 });
+      expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getBalance, {}))).toEqual({ userId, points: 0 });
       expect(await rewards.deadLettered()).toBe(0);
     });
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PointsStatement, RedemptionRpc, RpcRequest } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { PointsStatement, RedemptionRpc, RpcMeta, RpcRequest, STATEMENT_PAGE_DEFAULT } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { PointsStatements } from './points-statement';
 
 @Controller()
@@ -12,7 +12,7 @@ export class PointsStatementRpcHandler {
   ) {}
 
   @RpcHandler(RedemptionRpc.getPointsStatement)
-  statement({ userId, before, limit }: RpcRequest<typeof RedemptionRpc.getPointsStatement>): Promise<PointsStatement> {
-    return this.statements.page(this.db.manager, userId, { before, limit: limit ?? 50 });
+  statement({ before, limit }: RpcRequest<typeof RedemptionRpc.getPointsStatement>, meta: RpcMeta): Promise<PointsStatement> {
+    return this.statements.page(this.db.manager, actingUserId(meta), { before, limit: limit ?? STATEMENT_PAGE_DEFAULT });
   }
 }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RewardsRpc, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { RewardsRpc, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { Tasks } from './tasks';
 
 @Controller()
@@ -12,7 +12,7 @@ export class TasksRpcHandler {
   ) {}
 
   @RpcHandler(RewardsRpc.listTasks)
-  async list({ userId }: { userId: string }): Promise<RpcResponse<typeof RewardsRpc.listTasks>> {
-    return { tasks: await this.tasks.listFor(this.db.manager, userId) };
+  async list(_: RpcRequest<typeof RewardsRpc.listTasks>, meta: RpcMeta): Promise<RpcResponse<typeof RewardsRpc.listTasks>> {
+    return { tasks: await this.tasks.listFor(this.db.manager, actingUserId(meta)) };
   }
 }

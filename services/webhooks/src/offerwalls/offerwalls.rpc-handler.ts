@@ -1,15 +1,16 @@
 import { Controller } from '@nestjs/common';
-import { OfferwallsResponse, WebhooksRpc } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { OfferwallsResponse, RpcMeta, RpcRequest, WebhooksRpc } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { OfferwallSettings } from './offerwall-settings';
 
-/** The enabled walls for one user: live walls embed the provider, sandbox walls the local emulator. */
+/** The enabled walls for the acting user (meta.userId): live walls embed the provider, sandbox walls the local emulator. */
 @Controller()
 export class OfferwallsRpcHandler {
   constructor(private readonly settings: OfferwallSettings) {}
 
   @RpcHandler(WebhooksRpc.listOfferwalls)
-  list({ userId }: { userId: string }): OfferwallsResponse {
+  list(_: RpcRequest<typeof WebhooksRpc.listOfferwalls>, meta: RpcMeta): OfferwallsResponse {
+    const userId = actingUserId(meta);
     return {
       walls: this.settings.enabled().map(({ provider, sandbox, credentials }) => {
         const uid = provider.externalUserId(credentials, userId);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, UserRegistered, WebhooksRpc } from '@esim/contracts';
+import { asUser } from '@esim/testing';
 import { OFFERWALL_PROVIDERS } from './providers';
 import { cpxResearch } from './providers/cpx-research';
 import { EmulatedPostback } from './providers/offerwall-provider';
@@ -294,7 +295,7 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
 
   it('lists every wall in sandbox mode, each embedding the local emulator', async () => {
     const userId = randomUUID();
-    const { walls } = await wh.rpc.call(WebhooksRpc.listOfferwalls, { userId });
+    const { walls } = await asUser(userId, () => wh.rpc.call(WebhooksRpc.listOfferwalls, {}));
     expect(walls.map((w) => w.id)).toEqual([...OFFERWALL_IDS]);
     for (const w of walls) {
       expect(w).toMatchObject({ sandbox: true, embed: { kind: 'iframe', url: `/sandbox/offerwalls/${w.id}?uid=${encodeURIComponent(w.uid)}` } });
@@ -306,20 +307,20 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
     const userId = await wh.registerUser();
     for (const provider of ['bitlabs', 'cpx'] as const) {
       const uid = OFFERWALL_PROVIDERS[provider].externalUserId(sandboxCredentials(provider), userId);
-      const done = await wh.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, userId, uid, offerId: 'sbx-survey' });
+      const done = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, uid, offerId: 'sbx-survey' }));
       expect(done.answer).toEqual({ httpStatus: 200, body: OFFERWALL_PROVIDERS[provider].ack });
       const [credit] = await wh.db.query(`SELECT raw_payload->>'url' AS url FROM webhook_transactions WHERE transaction_id = $1`, [done.transactionId]);
       expect(credit.url.startsWith(`${TEST_PUBLIC_URL}/webhooks/offerwalls/${provider}?`)).toBe(true);
 
-      const page = await wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, uid });
+      const page = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, uid }));
       expect(page.html).toContain(done.transactionId);
-      const reversed = await wh.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, userId, uid, transactionId: done.transactionId });
+      const reversed = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, uid, transactionId: done.transactionId }));
       expect(reversed.answer.httpStatus).toBe(200);
       expect((await wh.accepted(provider, done.transactionId)).map((e) => [e.action, e.points])).toEqual([
         ['credit', 75],
         ['reverse', 75],
       ]);
-      expect((await wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, userId, uid })).html).toContain('(reversed)');
+      expect((await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, uid }))).html).toContain('(reversed)');
     }
   });
 });
@@ -343,7 +344,7 @@ describe('offer walls with live credentials (sandbox off)', () => {
 
   it('offers only the configured wall, with the provider widget', async () => {
     const userId = randomUUID();
-    expect(await wh.rpc.call(WebhooksRpc.listOfferwalls, { userId })).toEqual({
+    expect(await asUser(userId, () => wh.rpc.call(WebhooksRpc.listOfferwalls, {}))).toEqual({
       walls: [{ id: 'cpx', name: 'CPX Research', sandbox: false, uid: userId, embed: cpxResearch.embed(CPX, userId) }],
     });
   });

@@ -1,26 +1,27 @@
 import { Controller } from '@nestjs/common';
-import { WebhooksRpc, RpcRequest, RpcResponse } from '@esim/contracts';
-import { RpcHandler } from '@esim/platform';
+import { RpcMeta, RpcRequest, RpcResponse, WebhooksRpc } from '@esim/contracts';
+import { actingUserId, RpcHandler } from '@esim/platform';
 import { OfferwallEmulator } from './offerwall-emulator';
 
 type Req<K extends 'sandboxWallPage' | 'sandboxCompleteOffer' | 'sandboxReverseOffer'> = RpcRequest<(typeof WebhooksRpc)[K]>;
 
+/** The emulated walls, for the acting user (meta.userId) only: a wall opened for another user's uid is refused. */
 @Controller()
 export class SandboxRpcHandler {
   constructor(private readonly emulator: OfferwallEmulator) {}
 
   @RpcHandler(WebhooksRpc.sandboxWallPage)
-  async page({ notice, ...visit }: Req<'sandboxWallPage'>): Promise<RpcResponse<typeof WebhooksRpc.sandboxWallPage>> {
-    return { html: await this.emulator.page(visit, notice) };
+  async page({ notice, ...wall }: Req<'sandboxWallPage'>, meta: RpcMeta): Promise<RpcResponse<typeof WebhooksRpc.sandboxWallPage>> {
+    return { html: await this.emulator.page({ ...wall, userId: actingUserId(meta) }, notice) };
   }
 
   @RpcHandler(WebhooksRpc.sandboxCompleteOffer)
-  complete({ offerId, ...visit }: Req<'sandboxCompleteOffer'>): Promise<RpcResponse<typeof WebhooksRpc.sandboxCompleteOffer>> {
-    return this.emulator.complete(visit, offerId);
+  complete({ offerId, ...wall }: Req<'sandboxCompleteOffer'>, meta: RpcMeta): Promise<RpcResponse<typeof WebhooksRpc.sandboxCompleteOffer>> {
+    return this.emulator.complete({ ...wall, userId: actingUserId(meta) }, offerId);
   }
 
   @RpcHandler(WebhooksRpc.sandboxReverseOffer)
-  reverse({ transactionId, ...visit }: Req<'sandboxReverseOffer'>): Promise<RpcResponse<typeof WebhooksRpc.sandboxReverseOffer>> {
-    return this.emulator.reverse(visit, transactionId);
+  reverse({ transactionId, ...wall }: Req<'sandboxReverseOffer'>, meta: RpcMeta): Promise<RpcResponse<typeof WebhooksRpc.sandboxReverseOffer>> {
+    return this.emulator.reverse({ ...wall, userId: actingUserId(meta) }, transactionId);
   }
 }

@@ -1,18 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import amqplib from 'amqplib';
-import { DataSource } from 'typeorm';
-import {
-  EventDefinition,
-  EventEnvelope,
-  EventPayload,
-  OfferwallId,
-  OfferwallPostbackAccepted,
-  UserRegistered,
-} from '@esim/contracts';
-import { Env, RpcClient } from '@esim/platform';
-import { TEST_AMQP_URL, TestNamespace, waitFor } from '@esim/testing';
+import { EventEnvelope, EventPayload, OfferwallId, OfferwallPostbackAccepted } from '@esim/contracts';
+import type { Env } from '@esim/platform';
+import { ServiceUnderTest, startServiceUnderTest } from '@esim/testing';
 import { startWebhooks } from '../app';
 import { OFFERWALL_PROVIDERS } from '../postbacks/providers';
 import { Credentials, EmulatedPostback } from '../postbacks/providers/offerwall-provider';
@@ -27,19 +16,11 @@ export interface Answer {
 }
 
 /** The real ingestion service in its own namespace, called over HTTP as providers call it. */
-export interface WebhooksUnderTest {
-  ns: TestNamespace;
-  app: INestApplication;
-  db: DataSource;
-  rpc: RpcClient;
+export interface WebhooksUnderTest extends ServiceUnderTest {
   /** Where the service listens (its own port). */
   origin: string;
-  /** Publishes an event onto the namespace's exchange, as its producer's outbox relay would. */
-  publish<D extends EventDefinition>(def: D, payload: EventPayload<D>, envelope?: Partial<EventEnvelope>): Promise<EventEnvelope>;
   /** A user identity announced (UserRegistered), once the service knows it. */
   registerUser(): Promise<string>;
-  /** Waits until the service applied the event. */
-  applied(envelope: EventEnvelope): Promise<void>;
   /**
    * Calls a postback URL signed under TEST_PUBLIC_URL, as the provider would reach it through the
    * gateway: the same request target, `from` as the address the gateway resolved.
@@ -47,58 +28,19 @@ export interface WebhooksUnderTest {
   call(url: string, opts?: { from?: string; method?: 'GET' | 'POST'; form?: string; json?: string }): Promise<Answer>;
   /** The OfferwallPostbackAccepted events in the outbox for one provider transaction. */
   accepted(provider: OfferwallId, creditTransactionId: string): Promise<Array<EventPayload<typeof OfferwallPostbackAccepted>>>;
-  stop(): Promise<void>;
 }
 
 export async function startWebhooksUnderTest(env: Env = {}): Promise<WebhooksUnderTest> {
-  const ns = new TestNamespace();
-  const app = await startWebhooks(ns.env('webhooks', { PUBLIC_URL: TEST_PUBLIC_URL, ...env }));
-  const db = app.get(DataSource);
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = await startServiceUnderTest('webhooks', startWebhooks, () => ({ PUBLIC_URL: TEST_PUBLIC_URL, ...env }));
+  const { port } = base.app.getHttpServer().address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
-  const rpc = new RpcClient({ exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.`, url: TEST_AMQP_URL, timeoutMs: 15_000 });
-  const conn = await amqplib.connect(TEST_AMQP_URL);
-  const channel = await conn.createConfirmChannel();
-
-  const publish: WebhooksUnderTest['publish'] = async (def, payload, envelope = {}) => {
-    const full: EventEnvelope = {
-      id: randomUUID(),
-      type: def.routingKey,
-      occurredAt: new Date().toISOString(),
-      correlationId: randomUUID(),
-      causationId: null,
-      payload,
-      ...envelope,
-    };
-    channel.publish(`${ns.id}.events`, def.routingKey, Buffer.from(JSON.stringify(full)), { persistent: true });
-    await channel.waitForConfirms();
-    return full;
-  };
-  const applied = async (envelope: EventEnvelope) => {
-    await waitFor(async () => (await db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [envelope.id])).length === 1, {
-      what: `${envelope.type} applied`,
-    });
-  };
 
   return {
-    ns,
-    app,
-    db,
-    rpc,
+    ...base,
     origin,
-    publish,
-    applied,
     async registerUser() {
-      const userId = randomUUID();
-      await applied(
-        await publish(UserRegistered, {
-          userId,
-          email: `${userId}@example.test`,
-          name: 'Test',
-          locale: 'en',
-          registeredAt: new Date().toISOString(),
-        }),
-      );
+      const { userId, envelope } = await base.announceUser();
+      await base.applied(envelope);
       return userId;
     },
     async call(url, opts = {}) {
@@ -114,18 +56,12 @@ export async function startWebhooksUnderTest(env: Env = {}): Promise<WebhooksUnd
       return { status: res.status, body: await res.text() };
     },
     async accepted(provider, creditTransactionId) {
-      const rows: Array<{ envelope: EventEnvelope<EventPayload<typeof OfferwallPostbackAccepted>> }> = await db.query(
+      const rows: Array<{ envelope: EventEnvelope<EventPayload<typeof OfferwallPostbackAccepted>> }> = await base.db.query(
         `SELECT envelope FROM outbox_events WHERE routing_key = $1 AND envelope->'payload'->>'provider' = $2
             AND envelope->'payload'->>'creditTransactionId' = $3 ORDER BY seq`,
         [OfferwallPostbackAccepted.routingKey, provider, creditTransactionId],
       );
       return rows.map((r) => r.envelope.payload);
-    },
-    async stop() {
-      await rpc.close();
-      await conn.close();
-      await app.close();
-      await ns.cleanup();
     },
   };
 }
