@@ -105,7 +105,9 @@ function launch(name, replica) {
     process.exit(1);
   }
   const label = replicas > 1 && name !== 'gateway' ? `${name}#${replica + 1}` : name;
-  const child = spawn(process.execPath, [entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe'] });
+  // CPU_PROFILE_DIR: every process writes a V8 CPU profile there when it stops (bench/README.md).
+  const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';

@@ -9,7 +9,7 @@ import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
-import { INGESTED_WEBHOOKS, webhooksProxy } from './offerwalls/webhooks-proxy';
+import { INGESTED_WEBHOOKS, installWebhooksProxyInFront, webhooksProxy } from './offerwalls/webhooks-proxy';
 import { sessionCookieName, sessionLifetime, sessionMiddleware } from './sessions/session.middleware';
 import RedisStoreClass from 'connect-redis';
 import { UserViewFastPath } from './user-view/user-view-fast-path';
@@ -33,6 +33,8 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
   // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
   if (config.USER_VIEW_FAST_PATH) UserViewFastPath.install(app, config);
+  // Provider callbacks forwarded before Express when tracing is off (webhooks-proxy.ts); the mount above serves the traced case.
+  installWebhooksProxyInFront(app, config.WEBHOOKS_URL);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { serviceStarter } from '@esim/platform';
 import { webhooksConfigSchema } from './config';
 import { configureEdge } from './http/edge';
+import { PostbackFastPath } from './postbacks/postback-fast-path';
 import { WebhooksModule } from './webhooks.module';
 
 export const WEBHOOKS_DEFAULT_PORT = 3106;
@@ -11,6 +12,10 @@ export const startWebhooks = serviceStarter({
   defaultPort: WEBHOOKS_DEFAULT_PORT,
   httpPort: (config) => config.WEBHOOKS_PORT ?? config.HEALTH_PORT ?? WEBHOOKS_DEFAULT_PORT,
   module: (config) => WebhooksModule.register(config),
-  configure: configureEdge,
+  configure: (app, config) => {
+    configureEdge(app, config);
+    // Plain GET callbacks answered in front of Express (postback-fast-path.ts).
+    if (config.POSTBACK_FAST_PATH) PostbackFastPath.install(app, config.PUBLIC_URL);
+  },
   bodyParser: false,
 });

@@ -29,6 +29,9 @@ export const webhooksConfigSchema = platformConfigSchema.extend({
     .describe(
       "Express 'trust proxy' of the ingestion service: whose X-Forwarded-For names the provider's address. Default: loopback (the gateway on the same host, which forwards the client address it resolved with its own TRUST_PROXY). Set it to the gateway's address when they run on different hosts, or false when providers call this service directly.",
     ),
+  POSTBACK_FAST_PATH: envBoolean(true).describe(
+    'Answer plain GET postbacks in front of Express (same delivery, same answer, a fraction of the cost; postback-fast-path.ts). Off: every callback takes the usual middleware chain.',
+  ),
   BODY_LIMIT: z.string().default('64kb').describe('Largest callback body accepted (form or JSON).'),
   SANDBOX_POSTBACK_URL: z
     .string()

@@ -162,7 +162,9 @@ export class ServicePlatformModule {
       : [
           {
             provide: PLATFORM_REDIS,
-            useFactory: () => new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2 }),
+            // Auto-pipelining: the inbox's commands for concurrent deliveries go out in one write (a
+            // write per command was a third of the gateway's time in a burst of TaskCredited).
+            useFactory: () => new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
           },
           {
             provide: EventConsumer,

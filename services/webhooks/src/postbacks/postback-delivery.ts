@@ -14,3 +14,20 @@ export interface PostbackDelivery {
   headers: Record<string, string>;
   sourceIp: string;
 }
+
+/** What either HTTP path read of a callback, before it becomes a delivery. */
+export interface ReceivedCallback {
+  method: 'GET' | 'POST';
+  fullUrl: string;
+  query: PostbackDelivery['query'];
+  body: Record<string, unknown> | null;
+  rawHeaders: Record<string, string | string[] | undefined>;
+  sourceIp: string;
+}
+
+/** The delivery both HTTP paths hand to the ingestion (postbacks.controller.ts, postback-fast-path.ts). */
+export function deliveryOf(provider: OfferwallId, r: ReceivedCallback): PostbackDelivery {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(r.rawHeaders)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return { provider, method: r.method, fullUrl: r.fullUrl, query: r.query, body: r.body, headers, sourceIp: r.sourceIp };
+}

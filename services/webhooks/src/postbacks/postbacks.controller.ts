@@ -3,12 +3,13 @@ import type { Request, Response } from 'express';
 import { isOfferwallId, OfferwallId } from '@esim/contracts';
 import { CONFIG, plainIpAddress } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
-import { PostbackDelivery } from './postback-delivery';
+import { deliveryOf, PostbackDelivery } from './postback-delivery';
 import { PostbackIngestion } from './postback-ingestion.service';
 
 /**
  * Offer-wall postbacks (`GET|POST /webhooks/offerwalls/:provider`), called by the providers directly
- * or through the gateway's proxy on the public URL. The answer is the provider's own format.
+ * or through the gateway's proxy on the public URL. The answer is the provider's own format. A
+ * plain GET is usually answered before Express by PostbackFastPath, with the same delivery and answer.
  */
 @Controller('webhooks/offerwalls')
 export class PostbacksController {
@@ -48,17 +49,14 @@ export class PostbacksController {
    * TRUST_PROXY, IPv4-mapped addresses written as IPv4.
    */
   private delivery(provider: OfferwallId, req: Request): PostbackDelivery {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : null;
-    return {
-      provider,
+    return deliveryOf(provider, {
       method: req.method === 'POST' ? 'POST' : 'GET',
       fullUrl: `${this.publicOrigin}${req.originalUrl}`,
       query: req.query as PostbackDelivery['query'],
       body,
-      headers,
+      rawHeaders: req.headers,
       sourceIp: plainIpAddress(req.ip ?? req.socket.remoteAddress ?? ''),
-    };
+    });
   }
 }
