@@ -10,25 +10,19 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, percentile, root, session, sleep } from './lib/product-client.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const env = (name, fallback) => process.env[name] || fallback;
-const GATEWAY_URL = env('GATEWAY_URL', 'http://localhost:3000').replace(/\/$/, '');
 const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
 const SIGNING_ORIGIN = new URL(env('BENCH_PUBLIC_URL', GATEWAY_URL)).origin;
 const PROVIDER = env('BENCH_PROVIDER', 'cpx');
 const REQUESTS = Number(env('BENCH_REQUESTS', '20000'));
 const CONNECTIONS = Number(env('BENCH_CONNECTIONS', '50'));
 const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
-const MAIL_OUTBOX_DIR = env('MAIL_OUTBOX_DIR', path.join(root, 'var/mail-outbox'));
 const PGBENCH_DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/esim_rewards'));
 const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
-const SIGNUP_BONUS = 100;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function loadSigning() {
   try {
@@ -76,60 +70,12 @@ async function pgbenchInsertTps() {
   }
 }
 
-/** A browser-like session: keeps the cookie the gateway sets. */
-function session() {
-  let cookie = '';
-  return async (method, route, body) => {
-    const res = await fetch(`${GATEWAY_URL}${route}`, {
-      method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const set = res.headers.getSetCookie().find((c) => /^(__Host-)?sid=/.test(c));
-    if (set) cookie = set.split(';')[0];
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-}
-
-/** The newest code mailed to `email`, from the local mail outbox the notifications service writes without SMTP. */
-async function codeFor(email, deadline = Date.now() + 20_000) {
-  const tag = email.replace(/[^a-z0-9@._-]/gi, '_');
-  while (Date.now() < deadline) {
-    const files = (await fs.readdir(MAIL_OUTBOX_DIR).catch(() => [])).filter((f) => f.endsWith(`${tag}.eml`)).sort();
-    if (files.length > 0) {
-      const mail = await fs.readFile(path.join(MAIL_OUTBOX_DIR, files.at(-1)), 'utf8');
-      const code = /\b(\d{6})\b/.exec(mail.split(/\r?\n\r?\n/).slice(1).join('\n'));
-      if (code) return code[1];
-    }
-    await sleep(200);
-  }
-  throw new Error(`no verification email for ${email} in ${MAIL_OUTBOX_DIR} (is SMTP_HOST unset on the notifications service?)`);
-}
-
-/** A fresh user, signed up as the SPA does (or BENCH_EMAIL/BENCH_PASSWORD signed in). */
+/** A user for the load; the ingestion service learns of it from the same event as rewards: give it the same moment. */
 async function benchUser(call, fresh = false) {
-  if (process.env.BENCH_EMAIL && !fresh) {
-    const { user } = await call('POST', '/api/login', { username: process.env.BENCH_EMAIL, password: process.env.BENCH_PASSWORD });
-    return user;
-  }
-  const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
-  const password = randomBytes(12).toString('hex');
-  await call('POST', '/api/register', { name: 'Bench', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'en' });
-  const { user } = await call('POST', '/api/verify-email', { email, code: await codeFor(email), password, name: 'Bench' });
-  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
-  // The ingestion service learns of the user from the same event: give it the same moment.
+  const user = await signedUpUser(call, { fresh });
   await sleep(500);
   return user;
 }
-
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 const { provider, credentials } = loadSigning();
 const offer = { id: 'bench', name: 'Survey (benchmark)', category: 'survey', points: 1 };

@@ -4,81 +4,19 @@
 // (GET /api/events) one gateway holds, its memory per stream, and how fast a change reaches them
 // all. See bench/README.md.
 import { spawn, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchUser, env, fmt, GATEWAY_URL, percentile, session, sleep } from './lib/product-client.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const env = (name, fallback) => process.env[name] || fallback;
-const GATEWAY_URL = env('GATEWAY_URL', 'http://localhost:3000').replace(/\/$/, '');
 const CONNECTIONS = Number(env('BENCH_CONNECTIONS', '50'));
 const SECONDS = Number(env('BENCH_SECONDS', '10'));
 const STREAMS = Number(env('BENCH_STREAMS', '5000'));
-const MAIL_OUTBOX_DIR = env('MAIL_OUTBOX_DIR', path.join(root, 'var/mail-outbox'));
 const TARGET_SHARE = 0.15;
 const TARGET_P99_MS = 25;
-const SIGNUP_BONUS = 100;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-const percentile = (values, p) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-
-/** A browser-like session: keeps the cookie the gateway sets. */
-function session() {
-  let cookie = '';
-  const call = async (method, route, body) => {
-    const res = await fetch(`${GATEWAY_URL}${route}`, {
-      method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const set = res.headers.getSetCookie().find((c) => /^(__Host-)?sid=/.test(c));
-    if (set) cookie = set.split(';')[0];
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
-  call.cookie = () => cookie;
-  return call;
-}
-
-/** The newest code mailed to `email`, from the local mail outbox the notifications service writes without SMTP. */
-async function codeFor(email, deadline = Date.now() + 30_000) {
-  const tag = email.replace(/[^a-z0-9@._-]/gi, '_');
-  while (Date.now() < deadline) {
-    const files = (await fs.readdir(MAIL_OUTBOX_DIR).catch(() => [])).filter((f) => f.endsWith(`${tag}.eml`)).sort();
-    if (files.length > 0) {
-      const mail = await fs.readFile(path.join(MAIL_OUTBOX_DIR, files.at(-1)), 'utf8');
-      const code = /\b(\d{6})\b/.exec(mail.split(/\r?\n\r?\n/).slice(1).join('\n'));
-      if (code) return code[1];
-    }
-    await sleep(200);
-  }
-  throw new Error(`no verification email for ${email} in ${MAIL_OUTBOX_DIR} (is SMTP_HOST unset on the notifications service?)`);
-}
-
-/** A fresh user signed up as the SPA does (or BENCH_EMAIL/BENCH_PASSWORD signed in), with the bonus in. */
-async function benchUser(call) {
-  if (process.env.BENCH_EMAIL) {
-    return call('POST', '/api/login', { username: process.env.BENCH_EMAIL, password: process.env.BENCH_PASSWORD });
-  }
-  const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
-  const password = randomBytes(12).toString('hex');
-  await call('POST', '/api/register', { name: 'Bench', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'en' });
-  const { user } = await call('POST', '/api/verify-email', { email, code: await codeFor(email), password, name: 'Bench' });
-  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
-  return user;
-}
 
 /** A bare Node HTTP server in its own process, answering a body of the same size as /api/user's. */
 async function startBareServer(body) {

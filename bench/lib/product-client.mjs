@@ -1,0 +1,72 @@
+// What every benchmark against a running product does the same way: a browser-like session, a
+// fresh user signed up as the SPA does (the code read from the local mail outbox), and the
+// figures' arithmetic. See bench/README.md.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const env = (name, fallback) => process.env[name] || fallback;
+export const GATEWAY_URL = env('GATEWAY_URL', 'http://localhost:3000').replace(/\/$/, '');
+const MAIL_OUTBOX_DIR = env('MAIL_OUTBOX_DIR', path.join(root, 'var/mail-outbox'));
+const SIGNUP_BONUS = 100;
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+export const percentile = (values, p) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** A browser-like session: keeps the cookie the gateway sets (`call.cookie()` reads it). */
+export function session() {
+  let cookie = '';
+  const call = async (method, route, body) => {
+    const res = await fetch(`${GATEWAY_URL}${route}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const set = res.headers.getSetCookie().find((c) => /^(__Host-)?sid=/.test(c));
+    if (set) cookie = set.split(';')[0];
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  call.cookie = () => cookie;
+  return call;
+}
+
+/** The newest code mailed to `email`, from the local mail outbox the notifications service writes without SMTP. */
+async function codeFor(email, deadline = Date.now() + 30_000) {
+  const tag = email.replace(/[^a-z0-9@._-]/gi, '_');
+  while (Date.now() < deadline) {
+    const files = (await fs.readdir(MAIL_OUTBOX_DIR).catch(() => [])).filter((f) => f.endsWith(`${tag}.eml`)).sort();
+    if (files.length > 0) {
+      const mail = await fs.readFile(path.join(MAIL_OUTBOX_DIR, files.at(-1)), 'utf8');
+      const code = /\b(\d{6})\b/.exec(mail.split(/\r?\n\r?\n/).slice(1).join('\n'));
+      if (code) return code[1];
+    }
+    await sleep(200);
+  }
+  throw new Error(`no verification email for ${email} in ${MAIL_OUTBOX_DIR} (is SMTP_HOST unset on the notifications service?)`);
+}
+
+/**
+ * A fresh user signed up as the SPA does, with the sign-up bonus in; or, unless `fresh`, the
+ * account BENCH_EMAIL/BENCH_PASSWORD signed in (needed when the target sends real email).
+ */
+export async function benchUser(call, { fresh = false } = {}) {
+  if (process.env.BENCH_EMAIL && !fresh) {
+    const { user } = await call('POST', '/api/login', { username: process.env.BENCH_EMAIL, password: process.env.BENCH_PASSWORD });
+    return user;
+  }
+  const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
+  const password = randomBytes(12).toString('hex');
+  await call('POST', '/api/register', { name: 'Bench', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'en' });
+  const { user } = await call('POST', '/api/verify-email', { email, code: await codeFor(email), password, name: 'Bench' });
+  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
+  return user;
+}
