@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
-import react from '@vitejs/plugin-react';
+import { preact } from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pwaOptions } from './pwa.config';
 
@@ -42,14 +42,30 @@ const pureContracts = {
   },
 };
 
+/**
+ * The app is written against React's API (react, react-dom, react-router, TanStack Query,
+ * react-i18next, Stripe's React bindings) and runs on Preact's compatibility layer: the preset
+ * aliases react and react-dom to preact/compat, in the dev server and in both builds. React 19's
+ * react-dom alone was about 60 KB of the landing page's 118 KB gzipped first load; with Preact
+ * it is within the 90 KB budget (scripts/bundle-size.mjs, frontend/README.md "Bundle budget").
+ * What Preact's compat layer does not have is not used: `use`, actions (useActionState,
+ * useOptimistic, form actions), `<Context>` as a provider, and `ref` as a plain prop of a
+ * function component (forwardRef is, e.g. ui/Button.tsx). Attributes that take "true"/"false" are
+ * written as strings (spellCheck="false", focusable="false"): Preact leaves out an attribute whose
+ * value is false where React writes "false".
+ */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), pureContracts, VitePWA(pwaOptions)],
+  plugins: [preact(), pureContracts, VitePWA(pwaOptions)],
   resolve: {
     alias: {
       '@esim/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)),
     },
   },
+  // The pre-renderer's bundle (vite build --ssr src/entry-server.tsx) carries its dependencies
+  // instead of importing them from node_modules at run time, so that react-router and the rest
+  // render with preact/compat there too: the markup hydration adopts comes from the same Preact.
+  ssr: { noExternal: true },
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {

@@ -1,10 +1,12 @@
 /**
  * Build-time renderer (Node): `vite build --ssr src/entry-server.tsx` bundles it, and
  * scripts/prerender.mjs calls it to write the public pages' HTML for a visitor in the default
- * language. It renders the same tree as main.tsx (Root), so hydration adopts the markup as it is.
+ * language. It renders the same tree as boot.tsx (Root) with the same Preact (react is aliased to
+ * preact/compat, vite.config.ts), so hydration adopts the markup as it is.
  */
 import type { ReactElement, ReactNode } from 'react';
-import { prerender } from 'react-dom/static';
+import type { VNode } from 'preact';
+import { renderToStringAsync } from 'preact-render-to-string';
 import { createRoutesFromChildren, StaticRouter, type RouteObject } from 'react-router';
 import { DEFAULT_LOCALE, LOCALES } from '@esim/contracts';
 import { AppRoutes } from './App';
@@ -49,9 +51,9 @@ export async function renderPage(path: string): Promise<string> {
   // A visitor: no session. The browser hydrates only when its own session read says the same.
   queryClient.setQueryData(USER_QUERY_KEY, null);
   const Router = ({ children }: { children: ReactNode }) => <StaticRouter location={path}>{children}</StaticRouter>;
-  // prerender (unlike renderToString) waits for lazy pages, so the HTML holds the page itself.
-  const { prelude } = await prerender(<Root queryClient={queryClient} Router={Router} />);
-  return new Response(prelude).text();
+  // The async renderer waits for what suspends (the lazy page, the texts), so the HTML holds the
+  // page itself rather than a Suspense fallback. The JSX is typed as React's; it is Preact's.
+  return renderToStringAsync((<Root queryClient={queryClient} Router={Router} />) as unknown as VNode);
 }
 
 /**

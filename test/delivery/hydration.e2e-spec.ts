@@ -22,7 +22,7 @@ interface Watched {
 }
 
 /**
- * The pre-rendered pages in a phone-sized Chromium: React adopts the HTML that is already on
+ * The pre-rendered pages in a phone-sized Chromium: the app adopts the HTML that is already on
  * screen (the same DOM nodes, no error), the page then works as the app, and a page load reads
  * the session at most once. Needs the built SPA.
  */
@@ -66,10 +66,17 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     return release;
   }
 
+  /**
+   * Waits until the app has taken over #root and `selector` is in it. The SPA runs on Preact
+   * (react aliased to preact/compat, frontend/vite.config.ts), whose render and hydrate keep their
+   * tree on the container as `__k`; hydration is synchronous, so once it is there the page's nodes
+   * are adopted (or replaced: the tests check which by a mark on a painted node).
+   */
   const isHydrated = (selector: string) => (page: Page) =>
     page.waitForFunction((sel) => {
-      const el = (globalThis as unknown as { document: PageDocument }).document.querySelector(sel);
-      return !!el && Object.keys(el).some((key) => key.startsWith('__reactFiber'));
+      const doc = (globalThis as unknown as { document: PageDocument }).document;
+      const root = doc.querySelector('#root');
+      return !!root && '__k' in root && !!doc.querySelector(sel);
     }, selector);
 
   it('hydrates the landing page onto the HTML already painted, without asking for a session it knows is absent', async () => {
@@ -87,7 +94,7 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
 
     release();
     await isHydrated('h1')(w.page);
-    // React adopted the very node the browser painted instead of replacing it.
+    // The app adopted the very node the browser painted instead of replacing it.
     await expect(w.page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')?.prerenderedNode)).resolves.toBe(true);
 
     // Now it is the app: the button navigates without loading a new document.

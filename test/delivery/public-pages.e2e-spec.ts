@@ -6,7 +6,7 @@ import { rawGet } from './raw-http';
 
 const pt = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/pt.json'), 'utf8'));
 
-/** Text as React writes it into HTML. */
+/** Text as the pre-renderer writes it into HTML. */
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**

@@ -18,8 +18,15 @@ function cached<F>(cache: Map<string, F | null>, key: string, build: () => F): F
 const numberFormats = new Map<string, Intl.NumberFormat | null>();
 const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
 
+const numberFormat = (locale: string) => cached(numberFormats, locale, () => new Intl.NumberFormat(locale));
+
 export function formatNumber(value: number, locale: string): string {
-  return cached(numberFormats, locale, () => new Intl.NumberFormat(locale))?.format(value) ?? String(value);
+  return numberFormat(locale)?.format(value) ?? String(value);
+}
+
+/** Builds the locale's number format ahead of a render that needs it (boot.tsx: a task of its own). */
+export function prepareNumberFormat(locale: string): void {
+  numberFormat(locale);
 }
 
 /** Plan prices: cents / 100 with two decimals (spec section 9), in US dollars. */

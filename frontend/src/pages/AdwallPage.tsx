@@ -116,7 +116,7 @@ function Tiers({ points }: { points: number }) {
           const open = points >= plan.pointsCost;
           return (
             <li key={plan.tier} className={['tier', open ? 'tier--open' : 'tier--locked'].join(' ')} data-testid={`tier-${plan.tier}`}>
-              <span className="tier__mark" aria-hidden="true">
+              <span className="icon-badge icon-badge--sm tier__mark" aria-hidden="true">
                 {open ? <CheckIcon size={18} /> : <LockIcon size={18} />}
               </span>
               <div className="tier__body">

@@ -98,7 +98,7 @@ function Activation({ view }: { view: ActivationView }) {
     <ol className="steps-list">
       {[1, 2, 3, 4, 5].map((step) => (
         <li key={step}>
-          <span className="steps-list__number" aria-hidden="true">
+          <span className="icon-badge steps-list__number" aria-hidden="true">
             {step}
           </span>
           <span>{t(`activation.${platformKey}.step${step}`)}</span>
@@ -137,9 +137,7 @@ function Activation({ view }: { view: ActivationView }) {
       )}
 
       <Card title={t('activation.qr.title')} titleId="qr-title" className="qr-card">
-        <div className="qr-frame">
-          <QrImage lpaCode={view.lpaCode} qrCode={view.qrCode} />
-        </div>
+        <QrImage lpaCode={view.lpaCode} qrCode={view.qrCode} />
         <p className="muted small qr-card__hint">{t('activation.qr.hint')}</p>
       </Card>
 

@@ -94,7 +94,7 @@ function Totals({ earnedMb, missions }: { earnedMb: number; missions: number }) 
       <h2 id="history-totals-title" className="visually-hidden">
         {t('earning.history.totals')}
       </h2>
-      <dl className="history-totals__grid">
+      <dl className="facts history-totals__grid">
         <div>
           <dt>{t('earning.history.earned')}</dt>
           <dd data-testid="history-earned">{t('common.mbValue', { value: n(earnedMb) })}</dd>
@@ -128,7 +128,7 @@ function History({ tasks }: { tasks: TaskRecord[] }) {
                 const provider = task.provider && Object.hasOwn(OFFERWALL_NAMES, task.provider) ? OFFERWALL_NAMES[task.provider as OfferwallId] : null;
                 return (
                   <li key={task.id} className={['history-item', reversed && 'history-item--reversed'].filter(Boolean).join(' ')} data-testid="history-item">
-                    <span className={`history-item__icon history-item__icon--${type}`} aria-hidden="true">
+                    <span className={`icon-badge icon-badge--tile history-item__icon--${type}`} aria-hidden="true">
                       {TYPE_ICONS[type]}
                     </span>
                     <div className="history-item__body">

@@ -68,17 +68,17 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
   const pending = summary.status === 'pending';
   return (
     <>
-      <Card className="gifted-hero" aria-labelledby="gifted-title">
-        <span className="gifted-hero__icon" aria-hidden="true">
+      <Card className="outcome-hero" aria-labelledby="gifted-title">
+        <span className="outcome-hero__icon" aria-hidden="true">
           {pending ? <ClockIcon size={36} /> : <CheckIcon size={36} />}
         </span>
-        <h1 id="gifted-title" className="gifted-hero__title">
+        <h1 id="gifted-title" className="outcome-hero__title">
           {t('gifted.title')}
         </h1>
-        <p className="gifted-hero__amount" data-testid="gifted-amount">
+        <p className="outcome-hero__amount" data-testid="gifted-amount">
           {t('common.gbValue', { value: n(summary.amountGB) })}
         </p>
-        {summary.message && <p className="gifted-hero__message">{summary.message}</p>}
+        {summary.message && <p className="outcome-hero__text">{summary.message}</p>}
       </Card>
 
       <Card title={t('gifted.details.title')} titleId="gifted-details-title">
@@ -115,10 +115,10 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
       </Card>
 
       <Card title={t('gifted.next.title')} titleId="gifted-next-title">
-        <ol className="next-steps">
+        <ol className="steps-list steps-list--soft">
           {[1, 2, 3, 4].map((i) => (
             <li key={i}>
-              <span className="next-steps__number" aria-hidden="true">
+              <span className="icon-badge steps-list__number" aria-hidden="true">
                 {n(i)}
               </span>
               <span>{t(`gifted.next.step${i}`)}</span>

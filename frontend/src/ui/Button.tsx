@@ -1,4 +1,4 @@
-import type { ComponentProps, ReactNode } from 'react';
+import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { Spinner } from './Spinner';
 
@@ -17,17 +17,23 @@ function classes({ variant = 'primary', size = 'md', block }: StyleProps, extra?
   return ['btn', `btn--${variant}`, `btn--${size}`, block && 'btn--block', extra].filter(Boolean).join(' ');
 }
 
-export interface ButtonProps extends ComponentProps<'button'>, StyleProps {
+export interface ButtonProps extends ComponentPropsWithoutRef<'button'>, StyleProps {
   /** While true the button shows a spinner, is disabled and reports aria-busy. */
   busy?: boolean;
   /** Text announced and shown while busy; defaults to the children. */
   busyText?: ReactNode;
 }
 
-export function Button({ variant, size, block, icon, busy = false, busyText, className, children, disabled, type = 'button', ...rest }: ButtonProps) {
+// forwardRef rather than React 19's ref-as-a-prop: the app runs on preact/compat (vite.config.ts),
+// which hands a function component its ref only through forwardRef.
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant, size, block, icon, busy = false, busyText, className, children, disabled, type = 'button', ...rest },
+  ref,
+) {
   return (
     <button
       {...rest}
+      ref={ref}
       type={type}
       className={classes({ variant, size, block }, className)}
       disabled={disabled || busy}
@@ -37,7 +43,7 @@ export function Button({ variant, size, block, icon, busy = false, busyText, cla
       <span>{busy && busyText ? busyText : children}</span>
     </button>
   );
-}
+});
 
 export interface ButtonLinkProps extends LinkProps, StyleProps {}
 

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { AlertIcon, CheckIcon, CloseIcon } from './icons';
 
@@ -48,17 +48,13 @@ export function useToast(): ToastContextValue {
   return ctx;
 }
 
-const noSubscription = () => () => {};
-const isClient = () => true;
-const isServer = () => false;
-
 function ToastViewport({ toast, onDismiss, dismissLabel, regionLabel }: { toast: ActiveToast | null; onDismiss: () => void; dismissLabel: string; regionLabel: string }) {
   const destructive = toast?.variant === 'destructive';
-  // The portal exists only in the browser: pre-rendering (Node) has no document.body, and while
-  // React adopts pre-rendered HTML it must render what the server did (nothing here), after which
-  // the client value (true) renders the portal.
-  const inBrowser = useSyncExternalStore(noSubscription, isClient, isServer);
-  if (!inBrowser) return null;
+  // The portal exists only once mounted in the browser: pre-rendering (Node) has no document.body
+  // and runs no effects, and hydration must first render what the pre-renderer did (nothing here).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  if (!mounted) return null;
   // Both live regions always exist so that inserting a toast is announced.
   return createPortal(
     <section className="toast-viewport" aria-label={regionLabel}>

@@ -13,7 +13,7 @@ function base({ size = 22, className, ...rest }: IconProps, directional = false)
     strokeLinecap: 'round' as const,
     strokeLinejoin: 'round' as const,
     'aria-hidden': true,
-    focusable: false,
+    focusable: 'false' as const,
     className: ['icon', directional && 'icon--directional', className].filter(Boolean).join(' '),
     ...rest,
   };

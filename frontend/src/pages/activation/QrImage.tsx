@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { apiRequest } from '../../lib/api';
 import { Spinner } from '../../ui';
 import { isImageDataUrl } from './activationSource';
+import './qr.css';
 
 /**
  * The QR code of the LPA code: the redemption's own PNG when it came with one, else drawn by
  * `POST /api/generate-qr` (an image blob). A failure is only logged (spec section 8): the
- * activation code below it is the fallback.
+ * activation code below it is the fallback. In its frame, with its own styles (the setup page and
+ * /success's purchase view both show it).
  */
 export function QrImage({ lpaCode, qrCode }: { lpaCode: string; qrCode: string | null }) {
   const { t } = useTranslation();
@@ -33,17 +35,19 @@ export function QrImage({ lpaCode, qrCode }: { lpaCode: string; qrCode: string |
   }, [generated.error]);
 
   const src = stored ?? blobUrl;
-  if (src) return <img className="qr-image" src={src} alt={t('activation.qr.alt')} width={240} height={240} data-testid="activation-qr" />;
-  if (generated.isError) {
-    return (
-      <p className="qr-fallback" data-testid="activation-qr-unavailable">
-        {t('activation.qr.unavailable')}
-      </p>
-    );
-  }
   return (
-    <div className="qr-placeholder">
-      <Spinner label={t('activation.qr.loading')} />
+    <div className="qr-frame">
+      {src ? (
+        <img className="qr-image" src={src} alt={t('activation.qr.alt')} width={240} height={240} data-testid="activation-qr" />
+      ) : generated.isError ? (
+        <p className="qr-fallback" data-testid="activation-qr-unavailable">
+          {t('activation.qr.unavailable')}
+        </p>
+      ) : (
+        <div className="qr-placeholder">
+          <Spinner label={t('activation.qr.loading')} />
+        </div>
+      )}
     </div>
   );
 }

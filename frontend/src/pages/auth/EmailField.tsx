@@ -6,6 +6,6 @@ import { Input, type InputProps } from '../../ui/Input';
 export const EmailField = forwardRef<HTMLInputElement, Omit<InputProps, 'label' | 'type' | 'name'>>(function EmailField(props, ref) {
   const { t } = useTranslation();
   return (
-    <Input ref={ref} label={t('auth.fields.email')} type="email" name="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck={false} required {...props} />
+    <Input ref={ref} label={t('auth.fields.email')} type="email" name="email" autoComplete="email" inputMode="email" autoCapitalize="none" spellCheck="false" required {...props} />
   );
 });

@@ -10,6 +10,7 @@ import { QrImage } from '../activation/QrImage';
 import { PURCHASES_QUERY_KEY } from '../esims/wallet';
 import { maskIccid } from '../redeem/iccid';
 import { activationPath, viewOfConfirmation, viewOfError, type PurchaseView } from './purchaseOutcome';
+import '../earning/earning.css';
 import './checkout.css';
 
 /**
@@ -61,12 +62,12 @@ export function PurchaseConfirmation({ paymentIntentId, plan }: { paymentIntentI
   return (
     <main id="main" className="page purchase">
       {!view ? (
-        <Card className="purchase-hero" aria-labelledby="purchase-title" aria-busy="true">
+        <Card className="outcome-hero" aria-labelledby="purchase-title" aria-busy="true">
           <Spinner size="lg" />
-          <h1 id="purchase-title" className="purchase-hero__title">
+          <h1 id="purchase-title" className="outcome-hero__title">
             {t('purchase.loading.title')}
           </h1>
-          <p className="purchase-hero__text">{t('purchase.loading.text', { plan })}</p>
+          <p className="outcome-hero__text">{t('purchase.loading.text', { plan })}</p>
         </Card>
       ) : view.kind === 'purchased' ? (
         <Purchased view={view} />
@@ -84,14 +85,14 @@ function Purchased({ view }: { view: Extract<PurchaseView, { kind: 'purchased' }
   const n = (value: number) => formatNumber(value, i18n.language);
   return (
     <>
-      <Card className="purchase-hero" aria-labelledby="purchase-title">
-        <span className="purchase-hero__icon" aria-hidden="true">
+      <Card className="outcome-hero" aria-labelledby="purchase-title">
+        <span className="outcome-hero__icon" aria-hidden="true">
           <CheckIcon size={36} />
         </span>
-        <h1 id="purchase-title" className="purchase-hero__title">
+        <h1 id="purchase-title" className="outcome-hero__title">
           {t('purchase.done.title')}
         </h1>
-        <p className="purchase-hero__text">{t('purchase.done.text')}</p>
+        <p className="outcome-hero__text">{t('purchase.done.text')}</p>
       </Card>
 
       <Card title={t('purchase.details.title')} titleId="purchase-details-title">
@@ -122,9 +123,7 @@ function Purchased({ view }: { view: Extract<PurchaseView, { kind: 'purchased' }
       </Card>
 
       <Card title={t('purchase.qr.title')} titleId="purchase-qr-title">
-        <div className="purchase-qr">
-          <QrImage lpaCode={view.lpaCode} qrCode={view.qrCode} />
-        </div>
+        <QrImage lpaCode={view.lpaCode} qrCode={view.qrCode} />
         <p className="muted small text-center">{t('purchase.qr.hint')}</p>
       </Card>
 
@@ -152,17 +151,17 @@ function Processing({
   const { t, i18n } = useTranslation();
   return (
     <>
-      <Card className="purchase-hero" aria-labelledby="purchase-title">
-        <span className="purchase-hero__icon purchase-hero__icon--waiting" aria-hidden="true">
+      <Card className="outcome-hero" aria-labelledby="purchase-title">
+        <span className="outcome-hero__icon outcome-hero__icon--waiting" aria-hidden="true">
           <ClockIcon size={36} />
         </span>
-        <h1 id="purchase-title" className="purchase-hero__title">
+        <h1 id="purchase-title" className="outcome-hero__title">
           {t('purchase.processing.title')}
         </h1>
-        <p className="purchase-hero__text">
+        <p className="outcome-hero__text">
           {t('purchase.processing.text', { plan: view.planType, gb: formatNumber(view.amountGB, i18n.language) })}
         </p>
-        <p className="purchase-hero__text small">{view.message}</p>
+        <p className="outcome-hero__text small">{view.message}</p>
       </Card>
       <div className="stack stack--sm">
         <Button size="lg" block busy={checking} icon={<RefreshIcon size={20} />} onClick={onCheck}>
@@ -183,18 +182,18 @@ function Failed({ view, onRetry, retrying }: { view: Extract<PurchaseView, { kin
   const { t } = useTranslation();
   return (
     <>
-      <Card className="purchase-hero" aria-labelledby="purchase-title">
-        <span className="purchase-hero__icon purchase-hero__icon--failed" aria-hidden="true">
+      <Card className="outcome-hero" aria-labelledby="purchase-title">
+        <span className="outcome-hero__icon outcome-hero__icon--failed" aria-hidden="true">
           <AlertIcon size={36} />
         </span>
-        <h1 id="purchase-title" className="purchase-hero__title">
+        <h1 id="purchase-title" className="outcome-hero__title">
           {t('purchase.failed.title')}
         </h1>
-        <p className="purchase-hero__text" data-testid="purchase-failure">
+        <p className="outcome-hero__text" data-testid="purchase-failure">
           {view.text ?? t('purchase.failed.default')}
         </p>
         {view.manualDelivery && (
-          <p className="purchase-hero__text" data-testid="purchase-manual">
+          <p className="outcome-hero__text" data-testid="purchase-manual">
             {t('purchase.failed.manualDelivery')}
           </p>
         )}

@@ -8,8 +8,8 @@ export function LoadError({ title, error, onRetry, retrying }: { title: string; 
   const errorText = useErrorText();
   return (
     <Card className="load-error" role="alert">
-      <div className="load-error__row">
-        <span className="load-error__icon" aria-hidden="true">
+      <div className="icon-row">
+        <span className="icon-badge load-error__icon" aria-hidden="true">
           <AlertIcon size={22} />
         </span>
         <div className="stack stack--sm">

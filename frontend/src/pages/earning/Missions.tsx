@@ -127,7 +127,7 @@ export function MissionDetail({ mission, points }: { mission: ComingSoonMission;
             <p className="muted">{text.description}</p>
           </div>
         </div>
-        <dl className="mission-facts">
+        <dl className="facts facts--tiles mission-facts">
           <div>
             <dt>{t('earning.missions.rewardLabel')}</dt>
             <dd className="mission-facts__reward">{text.reward}</dd>
@@ -146,7 +146,7 @@ export function MissionDetail({ mission, points }: { mission: ComingSoonMission;
         <ol className="steps-list">
           {text.steps.map((step, i) => (
             <li key={i}>
-              <span className="steps-list__number" aria-hidden="true">
+              <span className="icon-badge steps-list__number" aria-hidden="true">
                 {i + 1}
               </span>
               <span>{step}</span>
@@ -212,7 +212,7 @@ function FirstPointsDialog({ open, onClose }: { open: boolean; onClose: () => vo
       <ol className="steps-list">
         {[1, 2, 3].map((n) => (
           <li key={n}>
-            <span className="steps-list__number" aria-hidden="true">
+            <span className="icon-badge steps-list__number" aria-hidden="true">
               {n}
             </span>
             <span>{t(`earning.firstPoints.step${n}`)}</span>

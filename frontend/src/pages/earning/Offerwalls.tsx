@@ -83,7 +83,7 @@ function OfferwallCard({ wall, defaultOpen }: { wall: Offerwall; defaultOpen: bo
             setMounted(true);
           }}
         >
-          <span className="wall-card__icon" aria-hidden="true">
+          <span className="icon-badge icon-badge--tile" aria-hidden="true">
             <SparkIcon size={20} />
           </span>
           <span className="wall-card__name">{wall.name}</span>

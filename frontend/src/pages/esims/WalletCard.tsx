@@ -44,8 +44,8 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
 
   return (
     <article className="card wallet-card" aria-labelledby={`${id}-title`} data-testid="wallet-entry">
-      <header className="wallet-card__header">
-        <span className="wallet-card__icon" aria-hidden="true">
+      <header className="icon-row">
+        <span className="icon-badge icon-badge--rounded wallet-card__icon" aria-hidden="true">
           <SimIcon size={22} />
         </span>
         <div className="wallet-card__heading">

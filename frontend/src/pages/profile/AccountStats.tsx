@@ -13,7 +13,7 @@ export function AccountStats({ user }: { user: UserView }) {
   const totalEarned = fromTasks ?? Math.max(0, user.points);
   return (
     <Card title={t('profile.stats.title')} titleId="stats-title">
-      <dl className="stats-grid">
+      <dl className="facts facts--tiles stats-grid">
         <div>
           <dt>{t('profile.stats.totalEarned')}</dt>
           <dd>{tasks.isPending ? '…' : t('common.mbValue', { value: n(totalEarned) })}</dd>

@@ -120,7 +120,7 @@ export const IccidField = forwardRef<HTMLInputElement, IccidFieldProps>(function
         onBlur={onBlur}
         inputMode="numeric"
         autoComplete="off"
-        spellCheck={false}
+        spellCheck="false"
         maxLength={40}
         placeholder="89…"
         name="iccid"
@@ -200,7 +200,7 @@ export function PlanChoice({
                 className="choice-card__input"
                 aria-describedby={noteId}
               />
-              <span className="plan-option__mark" aria-hidden="true">
+              <span className="icon-badge icon-badge--sm plan-option__mark" aria-hidden="true">
                 {open ? <CheckIcon size={18} /> : <LockIcon size={18} />}
               </span>
               <span className="plan-option__body">
@@ -237,7 +237,7 @@ export function WhatYouGet({ plan, countryLabel }: { plan: RedeemablePlan; count
       <ul className="what-you-get__list">
         {items.map((item) => (
           <li key={item.text}>
-            <span className="what-you-get__icon" aria-hidden="true">
+            <span className="icon-badge icon-badge--sm what-you-get__icon" aria-hidden="true">
               {item.icon}
             </span>
             <span>{item.text}</span>
@@ -284,8 +284,8 @@ export function ProcessingNotice() {
   const { t } = useTranslation();
   return (
     <Card className="processing-notice" aria-labelledby="processing-title" data-testid="redeem-processing">
-      <div className="processing-notice__top" role="status">
-        <span className="processing-notice__icon" aria-hidden="true">
+      <div className="icon-row" role="status">
+        <span className="icon-badge icon-badge--lg processing-notice__icon" aria-hidden="true">
           <ClockIcon size={28} />
         </span>
         <div className="stack stack--sm">
