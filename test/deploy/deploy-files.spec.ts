@@ -96,7 +96,7 @@ describe('the deployment files', () => {
       if (o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'webhooks') return null;
       if (o.kind === 'PodDisruptionBudget' && o.metadata.name === 'notifications') return null;
       if (o.kind === 'ConfigMap' && o.metadata.name === 'esim-gateway') delete o.data.WEBHOOKS_URL;
-      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-stripe') delete o.stringData.STRIPE_WEBHOOK_SECRET;
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-stripe-webhook') delete o.stringData.STRIPE_WEBHOOK_SECRET;
       return o;
     });
     const { code, out } = await validate({ DEPLOY_DIR: dir });
@@ -108,6 +108,6 @@ describe('the deployment files', () => {
     expect(out).toContain('webhooks: needs a HorizontalPodAutoscaler');
     expect(out).toContain('notifications: no PodDisruptionBudget covers its pods');
     expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
-    expect(out).toMatch(/payments: the payments service would refuse to start: .*STRIPE_WEBHOOK_SECRET is required/);
+    expect(out).toMatch(/webhooks: the webhooks service would refuse to start: .*STRIPE_WEBHOOK_SECRET is required/);
   }, 60_000);
 });

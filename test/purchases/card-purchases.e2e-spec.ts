@@ -14,24 +14,30 @@ import {
   payWithVisa,
   sendWebhook,
   serverStripe,
+  stripeEventsApplied,
+  webhooksDb,
 } from './purchases-support';
 
 /**
  * Buying an eSIM by card, over HTTP as the SPA and Stripe do it: the gateway, payments with the
- * official Stripe SDK against the Stripe emulator, the emulator's signed webhooks, and esim
- * issuing the eSIM with the KeepGo emulator.
+ * official Stripe SDK against the Stripe emulator, the emulator's signed webhooks (verified and
+ * recorded by the ingestion service, applied by payments), and esim issuing the eSIM with the
+ * KeepGo emulator.
  */
 describe('card purchases', () => {
   let sys: System;
   let db: Client;
+  /** The ingestion service's schema: Stripe's deliveries are in its webhook_transactions. */
+  let wh: Client;
   let stripe: Stripe;
   let ana: HttpClient;
   let bruno: HttpClient;
   let anaUser: SignedUpUser;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications'], env: { PURCHASE_CONFIRM_WAIT_MS: '10000' } });
+    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { PURCHASE_CONFIRM_WAIT_MS: '10000' } });
     db = await paymentsDb(sys);
+    wh = await webhooksDb(sys);
     stripe = serverStripe(sys);
     ana = sys.client();
     bruno = sys.client();
@@ -40,6 +46,7 @@ describe('card purchases', () => {
   });
   afterAll(async () => {
     await db?.end();
+    await wh?.end();
     await sys?.stop();
   });
 
@@ -61,6 +68,15 @@ describe('card purchases', () => {
       what: 'earlier purchases to be issued',
       timeoutMs: 20_000,
     });
+  /** Stripe's deliveries of one event id, oldest first: their outcome and whether they were handed to payments. */
+  const deliveries = async (eventId: string) =>
+    (
+      await wh.query(`SELECT status, action FROM webhook_transactions WHERE provider = 'stripe' AND transaction_id = $1 ORDER BY created_at, status`, [
+        eventId,
+      ])
+    ).rows;
+  const accepted = (eventId: string) =>
+    waitFor(async () => (await deliveries(eventId)).some((d) => d.status === 'accepted'), { what: `the delivery of ${eventId}` });
   const linesCreated = async () => Number((await keepGoControl(sys)).requests?.['POST /line/create'] ?? 0);
   const succeededEvent = async (paymentIntentId: string) =>
     waitFor(
@@ -196,18 +212,19 @@ describe('card purchases', () => {
 
       // Stripe delivers the same event again, and a second event about the same payment.
       const event = await succeededEvent(payment.paymentIntentId);
-      await waitFor(async () => (await db.query('SELECT 1 FROM webhook_transactions WHERE transaction_id = $1', [event.id])).rowCount === 1, {
-        what: 'the webhook delivery',
-      });
+      await accepted(event.id);
       const replay = await sendWebhook(sys, event);
       expect(replay).toEqual({ status: 200, body: { received: true, duplicate: true } });
       const again = await sendWebhook(sys, { ...event, id: `${event.id}x` });
       expect(again).toEqual({ status: 200, body: { received: true } });
+      await stripeEventsApplied(sys);
 
       expect(await fulfilments(payment.purchaseId)).toBe(1);
       expect(await linesCreated()).toBe(linesBefore + 1);
-      const { rows } = await db.query('SELECT deliveries FROM webhook_transactions WHERE transaction_id = $1', [event.id]);
-      expect(rows[0].deliveries).toBe(2);
+      expect(await deliveries(event.id)).toEqual([
+        { status: 'accepted', action: 'event' },
+        { status: 'duplicate', action: null },
+      ]);
     });
 
     it('a declined card leaves the purchase unpaid; paying it again with a good card fulfils it', async () => {
@@ -250,27 +267,64 @@ describe('card purchases', () => {
 
     it('refuses forged, stale and unsigned deliveries, records them, and fulfils nothing', async () => {
       const { payment, event } = await forgedSuccess();
-      const refusedBefore = Number((await db.query(`SELECT count(*) FROM webhook_transactions WHERE status = 'rejected_signature'`)).rows[0].count);
+      const refusedQuery = `SELECT transaction_id, action, error FROM webhook_transactions WHERE provider = 'stripe' AND status = 'rejected_signature' ORDER BY created_at`;
+      const refusedBefore = (await wh.query(refusedQuery)).rows.length;
 
       const forged = await sendWebhook(sys, event, { secret: 'whsec_guessed' });
       const stale = await sendWebhook(sys, event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
       const unsigned = await sendWebhook(sys, event, { unsigned: true });
-      for (const answer of [forged, stale, unsigned]) expect(answer.status).toBe(400);
+      for (const answer of [forged, stale, unsigned]) expect(answer).toEqual({ status: 400, body: { error: { message: 'Webhook signature verification failed.' } } });
 
+      // Nothing was handed to payments: no delivery of this event was accepted, so there is nothing to wait for.
+      expect(await deliveries(event.id)).toEqual([]);
+      await stripeEventsApplied(sys);
       expect((await purchaseRow(payment.paymentIntentId)).status).toBe('pending');
       expect(await fulfilments(payment.purchaseId)).toBe(0);
-      const refused = await db.query(`SELECT transaction_id, error FROM webhook_transactions WHERE status = 'rejected_signature' ORDER BY created_at`);
+      const refused = await wh.query(refusedQuery);
       expect(refused.rows.length - refusedBefore).toBe(3);
-      expect(refused.rows.slice(-3).map((r) => r.transaction_id)).toEqual([null, null, null]);
+      expect(refused.rows.slice(-3).map((r) => [r.transaction_id, r.action])).toEqual([
+        [null, null],
+        [null, null],
+        [null, null],
+      ]);
+      expect(refused.rows.at(-2).error).toMatch(/timestamp outside the tolerance zone/i);
       expect(refused.rows.at(-1).error).toMatch(/stripe-signature/i);
       expect((await confirmPurchase(ana, payment.paymentIntentId)).status).toBe(409);
     });
 
-    it('fulfils a paid purchase by itself, without any confirmation call', async () => {
+    it('fulfils a paid purchase by itself, without any confirmation call, and records the delivery', async () => {
       const payment = await createPayment(ana, { planType: '1GB', country: 'FR' });
       expect((await payWithVisa(sys, payment)).status).toBe(200);
       await waitFor(async () => (await purchaseRow(payment.paymentIntentId)).status === 'activated', { what: 'activation by the webhook alone' });
       expect(await fulfilments(payment.purchaseId)).toBe(1);
+      const event = await succeededEvent(payment.paymentIntentId);
+      const [row] = (await wh.query(`SELECT * FROM webhook_transactions WHERE provider = 'stripe' AND transaction_id = $1`, [event.id])).rows;
+      expect(row).toMatchObject({ status: 'accepted', action: 'event', user_id: anaUser.id, error: null });
+      // The body exactly as signed, and the headers without ours.
+      expect(JSON.parse(row.raw_payload.body)).toMatchObject({ id: event.id, type: 'payment_intent.succeeded' });
+      expect(row.raw_payload.headers['stripe-signature']).toMatch(/^t=\d+,v1=/);
+    });
+
+    it('answers the same event replayed 10 times in a row and 10 at once as a duplicate, and fulfils once', async () => {
+      await quiet();
+      const linesBefore = await linesCreated();
+      const payment = await createPayment(ana, { planType: '1GB', country: 'BR' });
+      expect((await payWithVisa(sys, payment)).status).toBe(200);
+      const event = await succeededEvent(payment.paymentIntentId);
+      await accepted(event.id);
+
+      const inRow = [];
+      for (let i = 0; i < 10; i++) inRow.push(await sendWebhook(sys, event));
+      const together = await Promise.all(Array.from({ length: 10 }, () => sendWebhook(sys, event)));
+      for (const answer of [...inRow, ...together]) expect(answer).toEqual({ status: 200, body: { received: true, duplicate: true } });
+
+      await stripeEventsApplied(sys);
+      await waitFor(async () => (await purchaseRow(payment.paymentIntentId)).status === 'activated', { what: 'the eSIM' });
+      expect(await fulfilments(payment.purchaseId)).toBe(1);
+      expect(await linesCreated()).toBe(linesBefore + 1);
+      const outcomes = (await deliveries(event.id)).map((d) => d.status);
+      expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(20);
     });
   });
 

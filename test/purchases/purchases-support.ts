@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import Stripe from 'stripe';
-import type { CreateEsimPaymentResponse } from '@esim/contracts';
-import { TEST_DATABASE_URL } from '@esim/testing';
+import { STRIPE_SANDBOX_WEBHOOK_SECRET, StripeEventAccepted, type CreateEsimPaymentResponse } from '@esim/contracts';
+import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
+import { DataSource } from 'typeorm';
 import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '../../services/esim/src/keepgo/keepgo-api';
 import { STRIPE_API_VERSION } from '../../services/payments/src/stripe/stripe-api.service';
-import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from '../../services/payments/src/stripe/stripe-settings';
+import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY } from '../../services/payments/src/stripe/stripe-settings';
 import type { HttpClient, HttpResponse } from '../support/http-client';
 import type { System } from '../support/system';
 
@@ -73,7 +74,7 @@ export async function sendWebhook(
   const payload = JSON.stringify(event, null, 2);
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (!opts.unsigned) {
-    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? SANDBOX_WEBHOOK_SECRET, timestamp: opts.timestamp });
+    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? STRIPE_SANDBOX_WEBHOOK_SECRET, timestamp: opts.timestamp });
   }
   const res = await fetch(`${sys.url}/webhooks/stripe`, { method: 'POST', headers, body: payload });
   return { status: res.status, body: await res.json().catch(() => null) };
@@ -90,9 +91,29 @@ export async function keepGoControl(sys: System, body: Record<string, unknown> =
   return res.json();
 }
 
-/** Read access to the payments schema, to check what was recorded. */
-export async function paymentsDb(sys: System): Promise<Client> {
-  const db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema('payments')}` });
+/** Read access to a service's schema (payments by default), to check what was recorded. */
+export async function paymentsDb(sys: System, service: 'payments' | 'webhooks' = 'payments'): Promise<Client> {
+  const db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema(service)}` });
   await db.connect();
   return db;
+}
+
+/** Read access to the ingestion service's schema: Stripe's deliveries are in its webhook_transactions. */
+export const webhooksDb = (sys: System): Promise<Client> => paymentsDb(sys, 'webhooks');
+
+/**
+ * Waits until payments has applied every Stripe event the ingestion service accepted (each one's
+ * envelope is in payments' inbox): Stripe's answer comes first, the effect after it.
+ */
+export async function stripeEventsApplied(sys: System, timeoutMs = 20_000): Promise<void> {
+  const webhooks = sys.apps.webhooks!.get(DataSource);
+  const payments = sys.apps.payments!.get(DataSource);
+  await waitFor(
+    async () => {
+      const accepted: Array<{ id: string }> = await webhooks.query('SELECT id FROM outbox_events WHERE routing_key = $1', [StripeEventAccepted.routingKey]);
+      const [{ applied }] = await payments.query('SELECT count(*)::int AS applied FROM inbox_events WHERE event_id = ANY($1::uuid[])', [accepted.map((r) => r.id)]);
+      return applied === accepted.length;
+    },
+    { what: 'payments to apply every accepted Stripe event', timeoutMs },
+  );
 }

@@ -1,8 +1,9 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { STRIPE_SANDBOX_WEBHOOK_SECRET } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
-import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from '../../services/payments/src/stripe/stripe-settings';
+import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY } from '../../services/payments/src/stripe/stripe-settings';
 import { startSystem, System } from '../support/system';
 import { browserConfirm, formEncode, portOf, serverStripe } from './purchases-support';
 
@@ -50,7 +51,7 @@ describe('Stripe emulator', () => {
   /** The verified events delivered about one intent, in order. */
   const eventsAbout = (id: string) =>
     deliveries
-      .map((d) => Stripe.webhooks.constructEvent(d.payload, d.signature ?? '', SANDBOX_WEBHOOK_SECRET))
+      .map((d) => Stripe.webhooks.constructEvent(d.payload, d.signature ?? '', STRIPE_SANDBOX_WEBHOOK_SECRET))
       .filter((e) => (e.data.object as { id?: string; payment_intent?: string }).id === id || (e.data.object as { payment_intent?: string }).payment_intent === id);
 
   describe('PaymentIntents with the secret key (the SDK)', () => {

@@ -8,7 +8,7 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 export const gatewayConfigSchema = platformConfigSchema
   .extend({
     PORT: envInt(3000).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
-    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/*) are streamed.'),
+    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/* and /webhooks/stripe) are streamed.'),
     PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET).describe('Signs the session cookie. Required in production.'),
     SESSION_IDLE_MINUTES: envInt(30, 1).describe('A session unused this long ends.'),

@@ -23,9 +23,7 @@ import { StripeEmulatorService } from './stripe-sandbox/stripe-emulator.service'
 import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
-import { StripeWebhookIngestionService } from './webhooks/stripe-webhook-ingestion.service';
-import { StripeWebhookRpcHandler } from './webhooks/stripe-webhook.rpc-handler';
-import { WebhookTransactionEntity } from './webhooks/webhook-transaction.entity';
+import { StripeEventAcceptedEventHandler } from './webhooks/stripe-event-accepted.event-handler';
 
 @Module({})
 export class PaymentsModule {
@@ -37,7 +35,7 @@ export class PaymentsModule {
         ServicePlatformModule.forService({
           name: 'payments',
           config,
-          entities: [EsimPurchaseEntity, WebhookTransactionEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
+          entities: [EsimPurchaseEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
           migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000],
         }),
       ],
@@ -46,7 +44,6 @@ export class PaymentsModule {
         ConfirmPurchaseRpcHandler,
         ListPurchasesRpcHandler,
         PaymentConfigRpcHandler,
-        StripeWebhookRpcHandler,
         SandboxStripeRpcHandler,
         OperatorQueueRpcHandler,
         // The emulator's HTTP API exists only in sandbox mode (its RPC relay then answers 404).
@@ -59,11 +56,11 @@ export class PaymentsModule {
         EsimPurchasesService,
         PurchaseResolutions,
         FulfilmentService,
-        StripeWebhookIngestionService,
         StripeEmulatorService,
         SandboxWebhookSender,
         EsimIssuedEventHandler,
         EsimFailedEventHandler,
+        StripeEventAcceptedEventHandler,
       ],
     };
   }

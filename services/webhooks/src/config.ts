@@ -7,7 +7,8 @@ const allowedIps = (wall: string, extra = '') =>
     `Source IPs allowed to call the ${wall} postback (comma-separated addresses or CIDR ranges; empty: any). Checked in addition to the signature.${extra}`,
   );
 
-export const webhooksConfigSchema = platformConfigSchema.extend({
+export const webhooksConfigSchema = platformConfigSchema
+  .extend({
   WEBHOOKS_PORT: z.coerce
     .number()
     .int()
@@ -69,5 +70,18 @@ export const webhooksConfigSchema = platformConfigSchema.extend({
     'Torox',
     ' Required for a live Torox wall: its signature covers neither the amount nor the conversion id.',
   ),
-});
+
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional()
+    .describe(
+      "Signing secret of the Stripe webhook endpoint PUBLIC_URL/webhooks/stripe. Unset: the Stripe emulator's own secret (sandbox; refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).",
+    ),
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: envInt(300, 1).describe('Stripe webhook deliveries signed longer ago than this are refused (replay protection).'),
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.STRIPE_WEBHOOK_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
+    path: ['STRIPE_WEBHOOK_SECRET'],
+    message: 'STRIPE_WEBHOOK_SECRET is required in production (or ALLOW_SANDBOX_IN_PRODUCTION for a demo)',
+  });
 export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;

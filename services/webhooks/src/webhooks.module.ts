@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { WebhooksConfig } from './config';
 import { Webhooks1733300000001 } from './migrations/1733300000001-webhooks';
+import { WebhooksStripeEvents1735300000000 } from './migrations/1735300000000-stripe-events';
 import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
 import { OfferwallSettings } from './offerwalls/offerwall-settings';
 import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
@@ -12,12 +13,15 @@ import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
 import { WebhookTransactions } from './postbacks/webhook-transactions.service';
 import { OfferwallEmulator } from './sandbox/offerwall-emulator';
 import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
+import { StripeWebhookController } from './stripe/stripe-webhook.controller';
+import { StripeWebhookIngestion } from './stripe/stripe-webhook-ingestion.service';
+import { StripeWebhookSettings } from './stripe/stripe-webhook-settings';
 import { AccountDeletedEventHandler } from './users/account-deleted.event-handler';
 import { RegisteredUser } from './users/registered-user.entity';
 import { RegisteredUsers } from './users/registered-users.service';
 import { UserRegisteredEventHandler } from './users/user-registered.event-handler';
 
-/** The ingestion service: provider callbacks in, accepted postbacks out (through its outbox). */
+/** The ingestion service: provider callbacks in, accepted postbacks and Stripe events out (through its outbox). */
 @Module({})
 export class WebhooksModule {
   static register(config: WebhooksConfig): DynamicModule {
@@ -30,16 +34,18 @@ export class WebhooksModule {
           name: 'webhooks',
           config,
           entities: [WebhookTransaction, RegisteredUser],
-          migrations: [Webhooks1733300000001],
+          migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000],
         }),
       ],
-      controllers: [PostbacksController, OfferwallsRpcHandler, SandboxRpcHandler],
+      controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler, SandboxRpcHandler],
       providers: [
         { provide: OfferwallSettings, useValue: offerwalls },
+        { provide: StripeWebhookSettings, useValue: StripeWebhookSettings.fromConfig(config) },
         OfferwallModeLog,
         WebhookTransactions,
         RegisteredUsers,
         PostbackIngestion,
+        StripeWebhookIngestion,
         OfferwallEmulator,
         UserRegisteredEventHandler,
         AccountDeletedEventHandler,

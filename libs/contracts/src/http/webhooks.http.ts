@@ -62,6 +62,10 @@ export const WebhookRoutes = {
     tag: 'Provider callbacks',
     auth: 'provider',
     summary: "Stripe's webhook deliveries (payment_intent.*), verified by the Stripe-Signature header",
+    description:
+      'The signature is checked on the exact bytes received. A verified event is recorded once per event id and ' +
+      'handed to payments, which applies it exactly once (docs/payments.md, "Webhook"); a replayed event id answers ' +
+      '`duplicate`.',
     headers: z.object({ 'Stripe-Signature': z.string() }),
     body: z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) }).describe('A Stripe event, signed as received'),
     response: stripeWebhookAnswerSchema,
@@ -70,6 +74,8 @@ export const WebhookRoutes = {
         description: 'The signature does not verify (or is too old).',
         schema: z.object({ error: z.object({ message: z.string() }) }),
       },
+      413: { description: 'The body is larger than BODY_LIMIT.', contentType: 'text/plain', schema: z.literal('payload_too_large') },
+      503: POSTBACK_ANSWERS[503],
     },
   }),
 };

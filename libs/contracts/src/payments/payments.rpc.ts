@@ -27,16 +27,6 @@ export const PaymentsRpc = {
   /** Live or sandbox, and the publishable key the card form uses. */
   paymentConfig: defineRpc('payments', 'payment-config', z.object({}), paymentConfigSchema),
   /**
-   * A Stripe webhook delivery as received: the raw body (the signature covers its exact bytes)
-   * and the Stripe-Signature header. Verified, recorded and applied; answers Stripe's HTTP answer.
-   */
-  ingestStripeWebhook: defineRpc(
-    'payments',
-    'ingest-stripe-webhook',
-    z.object({ payload: z.string().max(512 * 1024), signature: z.string().max(4096).nullable() }),
-    providerAnswerSchema,
-  ),
-  /**
    * Sandbox only: a publishable-key request of the browser to the Stripe emulator (retrieve an
    * intent by its client secret, confirm it with a test card), relayed by the gateway.
    */

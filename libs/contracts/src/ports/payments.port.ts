@@ -3,11 +3,12 @@ import { PaymentsRpc } from '../payments/payments.rpc';
 import { PaymentsAdminRpc } from '../admin/payments-admin.rpc';
 import { PurchaseResolved } from '../admin/operator.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../payments/purchase-esim.events';
+import { StripeEventAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
-/** Card purchases: Stripe PaymentIntents, the Stripe webhook and emulator, and the eSIM each payment buys. */
+/** Card purchases: Stripe PaymentIntents, the Stripe events the ingestion service accepted, the Stripe emulator, and the eSIM each payment buys. */
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],
   publishes: [PaymentSucceeded, PurchaseResolved],
-  consumes: [PurchaseEsimIssued, PurchaseEsimFailed],
+  consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted],
 });

@@ -30,3 +30,39 @@ export const OfferwallPostbackAccepted = defineEvent(
     acceptedAt: z.string().datetime(),
   }),
 );
+
+/**
+ * A Stripe webhook event whose signature verified (the official SDK's constructEvent, on the exact
+ * bytes received) and that was recorded for the first time: at most one per Stripe event id. The
+ * PaymentIntent fields are the ones payments acts on; payments applies the event exactly once
+ * (fulfils a `payment_intent.succeeded`, records the decline of a `payment_intent.payment_failed`,
+ * leaves the rest).
+ */
+export const StripeEventAccepted = defineEvent(
+  'webhooks',
+  'stripe-event-accepted',
+  1,
+  z.object({
+    /** The webhook_transactions row of this delivery. */
+    deliveryId: z.string().uuid(),
+    /** Stripe's event id (`evt_…`). */
+    eventId: z.string().min(1).max(255),
+    /** Stripe's event type, e.g. `payment_intent.succeeded`. */
+    type: z.string().min(1).max(255),
+    /** The event's PaymentIntent (`data.object`) for `payment_intent.*` events; null otherwise. */
+    paymentIntent: z
+      .object({
+        id: z.string().min(1).max(255),
+        status: z.string().max(100),
+        /** In the currency's smallest unit, as Stripe states it. */
+        amount: z.number().int(),
+        amountReceived: z.number().int(),
+        currency: z.string().max(10),
+        metadata: z.record(z.string(), z.string()),
+        /** `last_payment_error` of a failed payment: its codes and message. */
+        lastPaymentError: z.object({ code: z.string().nullable(), declineCode: z.string().nullable(), message: z.string().nullable() }).nullable(),
+      })
+      .nullable(),
+    acceptedAt: z.string().datetime(),
+  }),
+);

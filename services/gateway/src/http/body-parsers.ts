@@ -3,13 +3,6 @@ import express from 'express';
 import { AppError } from '@esim/platform';
 import { sendError } from './error-response';
 
-/** The exact bytes received, for webhook signatures. */
-export type RawBodyRequest = Request & { rawBody?: Buffer };
-
-const keepRaw = (req: Request, _res: Response, buf: Buffer) => {
-  (req as RawBodyRequest).rawBody = buf;
-};
-
 /** Wraps a body parser so that its failures are clear 4xx answers in our error shape. */
 function guarded(parser: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) =>
@@ -25,8 +18,8 @@ function guarded(parser: RequestHandler): RequestHandler {
 
 export function bodyParsers(limit: string): RequestHandler[] {
   return [
-    guarded(express.json({ limit, verify: keepRaw, strict: true })),
-    // Only provider callbacks may post forms; /api rejects them in the CSRF check.
-    guarded(express.urlencoded({ limit, extended: false, verify: keepRaw })),
+    guarded(express.json({ limit, strict: true })),
+    // /api rejects forms in the CSRF check; the Stripe emulator's browser relay (/sandbox/stripe) reads them.
+    guarded(express.urlencoded({ limit, extended: false })),
   ];
 }

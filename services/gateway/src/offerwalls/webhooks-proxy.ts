@@ -26,12 +26,8 @@ const DROPPED = new Set([
 const HOP_BY_HOP_ANSWER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade']);
 const TIMEOUT_MS = 30_000;
 
-/**
- * The provider callbacks the ingestion service receives. Stripe's (/webhooks/stripe) still goes
- * to payments through the gateway's own route until it moves there too; then this becomes
- * '/webhooks'.
- */
-export const INGESTED_WEBHOOKS = ['/webhooks/offerwalls'];
+/** The provider callbacks the ingestion service receives: the offer walls' and Stripe's. */
+export const INGESTED_WEBHOOKS = ['/webhooks/offerwalls', '/webhooks/stripe'];
 
 /** One hop's view of a callback: what either mount (Express, or in front of it) knows of the request. */
 interface Hop {
@@ -102,7 +98,11 @@ function forward(
 
 function upstreamOf(webhooksUrl: string) {
   const target = new URL(webhooksUrl);
-  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent: new http.Agent({ keepAlive: true, maxSockets: 256 }) };
+  // `timeout` also makes the agent honour the ingestion service's `Keep-Alive: timeout=…` answer
+  // (Node drops an idle socket a second before the server would): without it a callback sent on a
+  // socket the server had just closed failed with ECONNRESET (a 503 to the provider).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: TIMEOUT_MS });
+  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent };
 }
 
 /**

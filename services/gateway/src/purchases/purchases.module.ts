@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PurchasesController } from './purchases.controller';
 import { SandboxStripeController } from './sandbox-stripe.controller';
-import { StripeWebhookController } from './stripe-webhook.controller';
 
-/** Card purchases (/api), Stripe's webhook (/webhooks/stripe) and the browser side of the Stripe emulator (/sandbox/stripe). */
-@Module({ controllers: [PurchasesController, StripeWebhookController, SandboxStripeController] })
+/**
+ * Card purchases (/api) and the browser side of the Stripe emulator (/sandbox/stripe). Stripe's
+ * webhook (/webhooks/stripe) is streamed to the ingestion service (offerwalls/webhooks-proxy.ts).
+ */
+@Module({ controllers: [PurchasesController, SandboxStripeController] })
 export class PurchasesModule {}

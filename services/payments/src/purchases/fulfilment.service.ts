@@ -8,11 +8,18 @@ import { EsimPurchasesService, UNPAID_STATUSES } from './esim-purchases.service'
 /** The metadata keys our PaymentIntents carry (create-payment.rpc-handler.ts writes them). */
 export const METADATA = { userId: 'userId', purchaseId: 'purchaseId', planType: 'planType', country: 'country' } as const;
 
+/** What fulfilment reads of a PaymentIntent: Stripe's own, or the fields a Stripe event carried (StripeEventAccepted). */
+export type PaidIntent = Pick<Stripe.PaymentIntent, 'id' | 'amount' | 'amount_received' | 'currency'> & {
+  status: string;
+  metadata: Record<string, string> | null;
+};
+
 /**
- * Turns a succeeded PaymentIntent into an eSIM order, once. Both the confirmation call and the
- * webhook come here; the purchase row moves from unpaid to `processing` in one conditional UPDATE,
- * and only the caller that moved it publishes PaymentSucceeded, in the same transaction. Any
- * number of concurrent callers therefore fulfil a PaymentIntent exactly once.
+ * Turns a succeeded PaymentIntent into an eSIM order, once. Both the confirmation call and
+ * Stripe's webhook event (stripe-event-accepted.event-handler.ts) come here; the purchase row moves
+ * from unpaid to `processing` in one conditional UPDATE, and only the caller that moved it
+ * publishes PaymentSucceeded, in the same transaction. Any number of concurrent callers therefore
+ * fulfil a PaymentIntent exactly once.
  */
 @Injectable()
 export class FulfilmentService {
@@ -21,7 +28,7 @@ export class FulfilmentService {
   constructor(private readonly purchases: EsimPurchasesService) {}
 
   /** Why this intent does not pay for this purchase; null when it does. */
-  mismatch(pi: Stripe.PaymentIntent, purchase: EsimPurchaseEntity): string | null {
+  mismatch(pi: PaidIntent, purchase: EsimPurchaseEntity): string | null {
     if (pi.id !== purchase.paymentIntentId) return `intent ${pi.id} is not the purchase's (${purchase.paymentIntentId})`;
     if (pi.metadata?.[METADATA.purchaseId] !== purchase.id) return `intent metadata names purchase ${pi.metadata?.[METADATA.purchaseId]}`;
     if (pi.metadata?.[METADATA.userId] !== purchase.userId) return `intent metadata names user ${pi.metadata?.[METADATA.userId]}`;
@@ -32,7 +39,7 @@ export class FulfilmentService {
   }
 
   /** `fulfilled` when this call ordered the eSIM; `already` when an earlier one did. */
-  async fulfil(tx: Tx, pi: Stripe.PaymentIntent, purchase: EsimPurchaseEntity, via: 'confirm' | 'webhook'): Promise<'fulfilled' | 'already'> {
+  async fulfil(tx: Tx, pi: PaidIntent, purchase: EsimPurchaseEntity, via: 'confirm' | 'webhook'): Promise<'fulfilled' | 'already'> {
     if (pi.status !== 'succeeded') throw new Error(`fulfil called with a ${pi.status} intent`);
     const paid = await this.purchases.transition(tx.manager, { id: purchase.id }, UNPAID_STATUSES, 'processing', { paidNow: true });
     if (!paid) return 'already';

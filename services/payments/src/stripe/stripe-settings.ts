@@ -1,3 +1,4 @@
+import { STRIPE_SANDBOX_WEBHOOK_SECRET, STRIPE_WEBHOOK_PATH } from '@esim/contracts';
 import type { PaymentsConfig } from '../config';
 
 export const STRIPE_SETTINGS = Symbol('STRIPE_SETTINGS');
@@ -5,8 +6,6 @@ export const STRIPE_SETTINGS = Symbol('STRIPE_SETTINGS');
 /** The emulator's own keys: public by design, they only ever open the local sandbox. */
 export const SANDBOX_SECRET_KEY = 'sk_test_sandbox_dados_gratis_emulator';
 export const SANDBOX_PUBLISHABLE_KEY = 'pk_test_sandbox_dados_gratis_emulator';
-export const SANDBOX_WEBHOOK_SECRET = 'whsec_sandbox_dados_gratis_emulator';
-export const WEBHOOK_PATH = '/webhooks/stripe';
 
 /** Where the Stripe SDK sends its requests; null fields mean "this service's own emulator". */
 export interface StripeAddress {
@@ -21,11 +20,11 @@ export interface StripeSettings {
   sandbox: boolean;
   secretKey: string;
   publishableKey: string;
+  /** What the emulator signs its webhook events with (the ingestion service verifies them). */
   webhookSecret: string;
   address: StripeAddress;
   timeoutMs: number;
   maxNetworkRetries: number;
-  webhookToleranceSeconds: number;
   /** Where the emulator delivers its webhook events (sandbox only). */
   webhookUrl: string;
 }
@@ -41,7 +40,7 @@ export function stripeSettings(c: PaymentsConfig): StripeSettings {
     sandbox,
     secretKey: c.STRIPE_SECRET_KEY ?? SANDBOX_SECRET_KEY,
     publishableKey: c.STRIPE_PUBLISHABLE_KEY ?? SANDBOX_PUBLISHABLE_KEY,
-    webhookSecret: c.STRIPE_WEBHOOK_SECRET ?? SANDBOX_WEBHOOK_SECRET,
+    webhookSecret: c.STRIPE_WEBHOOK_SECRET ?? STRIPE_SANDBOX_WEBHOOK_SECRET,
     address: {
       host: c.STRIPE_API_HOST ?? (sandbox ? null : 'api.stripe.com'),
       port: c.STRIPE_API_PORT ?? (sandbox && !c.STRIPE_API_HOST ? null : c.STRIPE_API_PROTOCOL === 'http' ? 80 : 443),
@@ -49,7 +48,6 @@ export function stripeSettings(c: PaymentsConfig): StripeSettings {
     },
     timeoutMs: c.STRIPE_TIMEOUT_MS,
     maxNetworkRetries: c.STRIPE_MAX_NETWORK_RETRIES,
-    webhookToleranceSeconds: c.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
-    webhookUrl: c.STRIPE_WEBHOOK_URL ?? new URL(WEBHOOK_PATH, c.PUBLIC_URL).toString(),
+    webhookUrl: c.STRIPE_WEBHOOK_URL ?? new URL(STRIPE_WEBHOOK_PATH, c.PUBLIC_URL).toString(),
   };
 }

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { STRIPE_WEBHOOK_PATH } from '@esim/contracts';
 import type { WebhooksConfig } from '../config';
 
 /** Answers a callback that cannot be read: plain text, as providers log it. */
@@ -22,13 +23,15 @@ function guarded(parser: RequestHandler): RequestHandler {
 /**
  * The ingestion service's HTTP edge: whose X-Forwarded-For counts (TRUST_PROXY; by default the
  * gateway on the same host, which forwards the provider address it resolved itself), and body
- * parsing with a limit for /webhooks.
+ * parsing with a limit for /webhooks. Stripe's deliveries are kept as the raw bytes, whatever their
+ * content type: its signature covers them exactly (the parsers after it then find the body read).
  */
 export function configureEdge(app: INestApplication, config: WebhooksConfig): void {
   const http = app.getHttpAdapter().getInstance() as Express;
   http.disable('x-powered-by');
   const trust = config.TRUST_PROXY;
   http.set('trust proxy', trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(',').map((s) => s.trim()));
+  http.use(STRIPE_WEBHOOK_PATH, guarded(express.raw({ limit: config.BODY_LIMIT, type: () => true })));
   http.use(
     '/webhooks',
     guarded(express.json({ limit: config.BODY_LIMIT, strict: true })),

@@ -37,7 +37,7 @@ describe('which offer walls run, and how', () => {
   });
 
   it('refuses the sandbox in production (walls without credentials are disabled) unless explicitly allowed', () => {
-    const production = settings({ NODE_ENV: 'production', CPX_APP_ID: '7', CPX_SECURE_HASH: 'h' });
+    const production = settings({ NODE_ENV: 'production', CPX_APP_ID: '7', CPX_SECURE_HASH: 'h', STRIPE_WEBHOOK_SECRET: 'whsec_live' });
     expect(modes(production)).toEqual({ cpx: 'live' });
     expect(production.disabled.map((d) => d.id)).toEqual(['rapidoreach', 'bitlabs', 'lootably', 'torox']);
     expect(Object.keys(modes(settings({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })))).toHaveLength(5);
