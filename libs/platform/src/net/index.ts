@@ -1,1 +1,2 @@
 export * from './ip-address';
+export * from './in-front-of-express';

@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import http, { type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Logger, type INestApplication } from '@nestjs/common';
-import proxyaddr from 'proxy-addr';
-import { PlatformMetrics, plainIpAddress, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
+import { expressClientIp, inFrontOfExpress, PlatformMetrics, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
 import { clientIp } from '../common/client-ip';
-
-/** The correlation ids requestContext keeps (request-context.middleware.ts); others are replaced. */
-const CORRELATION_ID = /^[A-Za-z0-9._-]{8,64}$/;
+import { correlationIdOf } from '../http/request-context.middleware';
 
 /** Ours, not the provider's (cookie, credentials), or meaningful for one hop only: never forwarded. */
 const DROPPED = new Set([
@@ -133,26 +129,19 @@ const pathOf = (target: string) => {
  * the ingestion service records every delivery.
  */
 export function installWebhooksProxyInFront(app: INestApplication, webhooksUrl: string): void {
-  const server = app.getHttpServer() as Server;
-  const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  if (listeners.length !== 1) return;
-  const [express] = listeners;
-  const trust = (app.getHttpAdapter().getInstance() as Express).get('trust proxy fn') as (addr: string, i: number) => boolean;
+  const clientIpOf = expressClientIp(app);
   const metrics = app.get(PlatformMetrics, { strict: false });
   const log = new Logger('WebhooksProxy');
   const upstream = upstreamOf(webhooksUrl);
   const prefixes = INGESTED_WEBHOOKS.map((p) => p.toLowerCase());
-  server.removeListener('request', express);
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  inFrontOfExpress(app, (req, res, usualPath) => {
     const target = req.url ?? '';
     const path = pathOf(target);
     const route = prefixes.find((p) => path === p || path.startsWith(`${p}/`));
-    if (!route || tracingEnabled()) return express(req, res);
+    if (!route || tracingEnabled()) return usualPath();
     const started = process.hrtime.bigint();
-    const incoming = req.headers['x-correlation-id'];
-    const correlationId = typeof incoming === 'string' && CORRELATION_ID.test(incoming) ? incoming : randomUUID();
     const method = req.method ?? 'OTHER';
-    forward(req, res, { target, clientIp: plainIpAddress(proxyaddr(req, trust)), correlationId }, upstream, log, (status) =>
+    forward(req, res, { target, clientIp: clientIpOf(req), correlationId: correlationIdOf(req) }, upstream, log, (status) =>
       metrics?.http.observe({ method, route: `${route}/*`, status: String(status) }, secondsSince(started)),
     );
   });

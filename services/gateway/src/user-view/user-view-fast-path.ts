@@ -1,18 +1,17 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import type Redis from 'ioredis';
 import { PinoLogger } from 'nestjs-pino';
-import { PlatformMetrics, tracingEnabled } from '@esim/platform';
+import { inFrontOfExpress, PlatformMetrics, tracingEnabled } from '@esim/platform';
 import { sessionAbsoluteMs, type GatewayConfig } from '../config';
+import { correlationIdOf } from '../http/request-context.middleware';
 import { securityHeaders } from '../http/security-headers';
 import { REDIS } from '../sessions/redis.provider';
 import { SESSION_STORE_PREFIX, sessionCookieName } from '../sessions/session.middleware';
 import { UserViewCache } from './user-view-cache';
 
-/** The correlation ids requestContext keeps (request-context.middleware.ts); others are replaced. */
-const CORRELATION_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The route, exactly: anything else (a query, a trailing slash, HEAD) goes the usual way. */
 const PATH = '/api/user';
@@ -60,16 +59,12 @@ export class UserViewFastPath {
   /** Puts the fast path in front of the server's request listener (Express). */
   static install(app: INestApplication, config: GatewayConfig): void {
     const server = app.getHttpServer() as Server;
-    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-    if (listeners.length !== 1) return;
-    const [express] = listeners;
     // A connection of its own that batches the commands of concurrent requests into one write:
     // in the profile, a socket write per Redis command was a third of this path's time.
     const redis = app.get<Redis>(REDIS).duplicate({ enableAutoPipelining: true });
     server.once('close', () => void redis.quit().catch(() => redis.disconnect()));
     const fast = new UserViewFastPath(redis, app.get(UserViewCache), config, app.get(PlatformMetrics, { strict: false }));
-    server.removeListener('request', express);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => fast.handle(req, res, () => express(req, res)));
+    inFrontOfExpress(app, (req, res, usualPath) => fast.handle(req, res, usualPath));
   }
 
   handle(req: IncomingMessage, res: ServerResponse, usualPath: () => void): void {
@@ -103,8 +98,7 @@ export class UserViewFastPath {
     const body = await this.cache.readAnswer(user.id, { key, seconds: Math.ceil(maxAge / 1000) }, this.redis);
     if (body === null) return false;
 
-    const incoming = req.headers['x-correlation-id'];
-    const correlationId = typeof incoming === 'string' && CORRELATION_ID.test(incoming) ? incoming : randomUUID();
+    const correlationId = correlationIdOf(req);
     // In the usual path's order: request context, helmet, no-store, then Express and express-session's own.
     res.writeHead(200, [
       'X-Correlation-Id',

@@ -1,10 +1,8 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { Logger, type INestApplication } from '@nestjs/common';
-import type { Express } from 'express';
-import proxyaddr from 'proxy-addr';
 import { isOfferwallId } from '@esim/contracts';
-import { PlatformMetrics, plainIpAddress, secondsSince, tracingEnabled } from '@esim/platform';
+import { expressClientIp, inFrontOfExpress, PlatformMetrics, secondsSince, tracingEnabled } from '@esim/platform';
 import { deliveryOf } from './postback-delivery';
 import { PostbackIngestion } from './postback-ingestion.service';
 
@@ -33,20 +31,14 @@ export class PostbackFastPath {
   constructor(
     private readonly ingestion: PostbackIngestion,
     private readonly publicOrigin: string,
-    private readonly trust: (addr: string, i: number) => boolean,
+    private readonly clientIp: (req: IncomingMessage) => string,
     private readonly metrics?: PlatformMetrics,
   ) {}
 
   /** Puts the fast path in front of the server's request listener (Express). */
   static install(app: INestApplication, publicUrl: string): void {
-    const server = app.getHttpServer() as Server;
-    const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-    if (listeners.length !== 1) return;
-    const [express] = listeners;
-    const trust = (app.getHttpAdapter().getInstance() as Express).get('trust proxy fn') as (addr: string, i: number) => boolean;
-    const fast = new PostbackFastPath(app.get(PostbackIngestion), new URL(publicUrl).origin, trust, app.get(PlatformMetrics, { strict: false }));
-    server.removeListener('request', express);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => fast.handle(req, res, () => express(req, res)));
+    const fast = new PostbackFastPath(app.get(PostbackIngestion), new URL(publicUrl).origin, expressClientIp(app), app.get(PlatformMetrics, { strict: false }));
+    inFrontOfExpress(app, (req, res, usualPath) => fast.handle(req, res, usualPath));
   }
 
   handle(req: IncomingMessage, res: ServerResponse, usualPath: () => void): void {
@@ -64,7 +56,7 @@ export class PostbackFastPath {
       query: q < 0 ? {} : (querystring.parse(url.slice(q + 1)) as Record<string, string | string[]>),
       body: null,
       rawHeaders: req.headers,
-      sourceIp: plainIpAddress(proxyaddr(req, this.trust)),
+      sourceIp: this.clientIp(req),
     });
     this.ingestion.ingest(delivery).then(
       (answer) => this.answer(res, answer.httpStatus, answer.body, started),
