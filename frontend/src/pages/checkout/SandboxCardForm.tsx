@@ -4,9 +4,10 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CreateEsimPaymentResponse, PaymentConfig } from '@esim/contracts';
 import { formatPrice } from '../../lib/format';
-import { AlertIcon, Button, CardIcon, Input } from '../../ui';
+import { AlertIcon, Input } from '../../ui';
 import { formatCardNumber, formatExpiry, readCard, SANDBOX_TEST_CARDS, type CardField, type CardFieldError } from './cardInput';
 import { successPath } from './checkoutParams';
+import { PaySubmit } from './PaySubmit';
 import { usePaymentFailure } from './paymentFailure';
 import { confirmWithCard, retrieveIntent, type SandboxTarget } from './sandboxStripe';
 
@@ -160,23 +161,7 @@ export function SandboxCardForm({
         />
       </div>
 
-      {declined && (
-        <p className="form-error" role="alert" data-testid="payment-error">
-          {declined}
-        </p>
-      )}
-
-      <Button
-        type="submit"
-        size="lg"
-        block
-        busy={busy}
-        busyText={t('checkout.paying')}
-        icon={<CardIcon size={20} />}
-        disabled={intent.isPending}
-      >
-        {payLabel}
-      </Button>
+      <PaySubmit error={declined} busy={busy} disabled={intent.isPending} label={payLabel} />
       {intent.data && (
         <p className="muted small text-center" data-testid="charge-note">
           {t('checkout.chargeNote', { amount: formatPrice(intent.data.amount) })}

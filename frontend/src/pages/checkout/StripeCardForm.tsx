@@ -4,8 +4,8 @@ import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CreateEsimPaymentResponse } from '@esim/contracts';
-import { Button, CardIcon } from '../../ui';
 import { successPath } from './checkoutParams';
+import { PaySubmit } from './PaySubmit';
 import { usePaymentFailure } from './paymentFailure';
 import { stripeLocale } from './stripeLocale';
 
@@ -82,22 +82,7 @@ function PaymentForm({ payment, payLabel }: { payment: CreateEsimPaymentResponse
   return (
     <form className="stack card-form" onSubmit={(e) => void onSubmit(e)} aria-labelledby="payment-title" data-testid="stripe-card-form">
       <PaymentElement />
-      {error && (
-        <p className="form-error" role="alert" data-testid="payment-error">
-          {error}
-        </p>
-      )}
-      <Button
-        type="submit"
-        size="lg"
-        block
-        busy={busy}
-        busyText={t('checkout.paying')}
-        icon={<CardIcon size={20} />}
-        disabled={!stripe || !elements}
-      >
-        {payLabel}
-      </Button>
+      <PaySubmit error={error} busy={busy} disabled={!stripe || !elements} label={payLabel} />
     </form>
   );
 }
