@@ -3,6 +3,7 @@ import { ServicePlatformModule } from '@esim/platform';
 import { WebhooksConfig } from './config';
 import { Webhooks1733300000001 } from './migrations/1733300000001-webhooks';
 import { WebhooksStripeEvents1735300000000 } from './migrations/1735300000000-stripe-events';
+import { WebhooksStripeRefusals1735400000000 } from './migrations/1735400000000-stripe-refusals';
 import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
 import { OfferwallSettings } from './offerwalls/offerwall-settings';
 import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
@@ -13,6 +14,7 @@ import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
 import { WebhookTransactions } from './postbacks/webhook-transactions.service';
 import { OfferwallEmulator } from './sandbox/offerwall-emulator';
 import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
+import { StripeEventRefusedEventHandler } from './stripe/stripe-event-refused.event-handler';
 import { StripeWebhookController } from './stripe/stripe-webhook.controller';
 import { StripeWebhookIngestion } from './stripe/stripe-webhook-ingestion.service';
 import { StripeWebhookSettings } from './stripe/stripe-webhook-settings';
@@ -21,7 +23,7 @@ import { RegisteredUser } from './users/registered-user.entity';
 import { RegisteredUsers } from './users/registered-users.service';
 import { UserRegisteredEventHandler } from './users/user-registered.event-handler';
 
-/** The ingestion service: provider callbacks in, accepted postbacks and Stripe events out (through its outbox). */
+/** The ingestion service: provider callbacks in, accepted postbacks and Stripe events out (through its outbox), the consumers' refusals back onto the deliveries. */
 @Module({})
 export class WebhooksModule {
   static register(config: WebhooksConfig): DynamicModule {
@@ -34,7 +36,7 @@ export class WebhooksModule {
           name: 'webhooks',
           config,
           entities: [WebhookTransaction, RegisteredUser],
-          migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000],
+          migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000],
         }),
       ],
       controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler, SandboxRpcHandler],
@@ -50,6 +52,7 @@ export class WebhooksModule {
         UserRegisteredEventHandler,
         AccountDeletedEventHandler,
         OfferwallPostbackRefusedEventHandler,
+        StripeEventRefusedEventHandler,
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { PaymentSucceeded } from '../payments/payments.events';
+import { PaymentSucceeded, StripeEventRefused } from '../payments/payments.events';
 import { PaymentsRpc } from '../payments/payments.rpc';
 import { PaymentsAdminRpc } from '../admin/payments-admin.rpc';
 import { PurchaseResolved } from '../admin/operator.events';
@@ -6,9 +6,12 @@ import { PurchaseEsimFailed, PurchaseEsimIssued } from '../payments/purchase-esi
 import { StripeEventAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
-/** Card purchases: Stripe PaymentIntents, the Stripe events the ingestion service accepted, the Stripe emulator, and the eSIM each payment buys. */
+/**
+ * Card purchases: Stripe PaymentIntents, the Stripe events the ingestion service accepted (and
+ * those it could not apply, reported back), the Stripe emulator, and the eSIM each payment buys.
+ */
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],
-  publishes: [PaymentSucceeded, PurchaseResolved],
+  publishes: [PaymentSucceeded, PurchaseResolved, StripeEventRefused],
   consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted],
 });

@@ -36,7 +36,8 @@ export const OfferwallPostbackAccepted = defineEvent(
  * bytes received) and that was recorded for the first time: at most one per Stripe event id. The
  * PaymentIntent fields are the ones payments acts on; payments applies the event exactly once
  * (fulfils a `payment_intent.succeeded`, records the decline of a `payment_intent.payment_failed`,
- * leaves the rest).
+ * leaves the rest), and reports an intent it knows no purchase for, or one that does not pay its
+ * purchase, with payments.stripe-event-refused.v1.
  */
 export const StripeEventAccepted = defineEvent(
   'webhooks',

@@ -8,6 +8,6 @@ export class OfferwallPostbackRefusedEventHandler implements EventHandler<typeof
   constructor(private readonly transactions: WebhookTransactions) {}
 
   async handle({ deliveryId, outcome, refusedAt }: EventPayload<typeof OfferwallPostbackRefused>, tx: Tx): Promise<void> {
-    await this.transactions.refusedByRewards(tx.manager, deliveryId, outcome, new Date(refusedAt));
+    await this.transactions.refusedByConsumer(tx.manager, deliveryId, { outcome, at: new Date(refusedAt) });
   }
 }

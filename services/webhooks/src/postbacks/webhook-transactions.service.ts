@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { OfferwallId, PostbackOutcome } from '@esim/contracts';
+import type { OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
 import { PostbackDelivery } from './postback-delivery';
 import { WebhookTransaction } from './webhook-transaction.entity';
 
@@ -130,9 +130,20 @@ export class WebhookTransactions {
     return new Map(rows.map((r) => [key(r.provider, r.transaction_id, 'credit'), r.user_id]));
   }
 
-  /** Rewards could not apply an accepted delivery: its outcome is what operators see. */
-  async refusedByRewards(m: EntityManager, deliveryId: string, outcome: PostbackOutcome, at: Date): Promise<void> {
-    await m.getRepository(WebhookTransaction).update({ id: deliveryId }, { status: outcome, processedAt: at });
+  /**
+   * The service an accepted delivery was handed to could not apply it (rewards: a closed account,
+   * an unknown credit; payments: no purchase for the PaymentIntent, an intent that does not pay its
+   * purchase): its outcome, and payments' reason, are what operators see.
+   */
+  async refusedByConsumer(
+    m: EntityManager,
+    deliveryId: string,
+    refusal: { outcome: RewardsRefusal | PaymentsRefusal; at: Date; reason?: string },
+  ): Promise<void> {
+    await m.getRepository(WebhookTransaction).update(
+      { id: deliveryId },
+      { status: refusal.outcome, processedAt: refusal.at, ...(refusal.reason !== undefined ? { error: storable(refusal.reason) } : {}) },
+    );
   }
 
   /** A deleted user's raw payloads carry their IP address: only the outcome and amounts remain. */

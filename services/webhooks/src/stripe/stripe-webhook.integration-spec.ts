@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { EventEnvelope, EventPayload, STRIPE_SANDBOX_WEBHOOK_SECRET, StripeEventAccepted } from '@esim/contracts';
+import { EventEnvelope, EventPayload, STRIPE_SANDBOX_WEBHOOK_SECRET, StripeEventAccepted, StripeEventRefused } from '@esim/contracts';
 import { startWebhooksUnderTest, WebhooksUnderTest } from '../testing/webhooks-harness';
 
 /**
  * Stripe's webhook on the ingestion service's own port: the signature checked on the bytes as
  * received whatever their content type, one accepted record and one StripeEventAccepted per event
- * id (the rest duplicates), refusals recorded with the SDK's reason, and Stripe's own answers.
+ * id (the rest duplicates), refusals recorded with the SDK's reason, Stripe's own answers, and
+ * payments' refusals of accepted events written back onto their deliveries.
  */
 describe('POST /webhooks/stripe on the ingestion service', () => {
   let wh: WebhooksUnderTest;
@@ -111,6 +112,34 @@ describe('POST /webhooks/stripe on the ingestion service', () => {
     expect(refused.length - before).toBe(3);
     expect(refused.slice(-3).map((r: { transaction_id: string | null; action: string | null }) => [r.transaction_id, r.action])).toEqual(Array(3).fill([null, null]));
     expect(refused.at(-1).error).toMatch(/stripe-signature/i);
+  });
+
+  it("records payments' refusal of an accepted event on its delivery, with the reason, once however often it arrives", async () => {
+    const event = intentEvent();
+    const payload = JSON.stringify(event);
+    expect((await post(payload, signed(payload))).status).toBe(200);
+    const [{ deliveryId }] = await published(event.id);
+    const refusal = {
+      deliveryId,
+      eventId: event.id,
+      outcome: 'rejected_unknown_payment' as const,
+      reason: `no purchase for ${event.data.object.id}`,
+      refusedAt: '2030-01-02T03:04:05.000Z',
+    };
+    const first = await wh.publish(StripeEventRefused, refusal);
+    // Redelivered (the inbox skips it), and republished under a new id (the same write again): one row, one outcome.
+    await wh.publish(StripeEventRefused, refusal, { id: first.id });
+    const copy = await wh.publish(StripeEventRefused, refusal);
+    await wh.applied(first);
+    await wh.applied(copy);
+
+    const rows = await wh.db.query(
+      `SELECT status, action, error, processed_at FROM webhook_transactions WHERE provider = 'stripe' AND transaction_id = $1 ORDER BY created_at`,
+      [event.id],
+    );
+    expect(rows).toEqual([
+      { status: 'rejected_unknown_payment', action: 'event', error: refusal.reason, processed_at: new Date(refusal.refusedAt) },
+    ]);
   });
 
   it('refuses a body larger than BODY_LIMIT before reading it', async () => {
