@@ -15,6 +15,7 @@ import {
   sendWebhook,
   serverStripe,
   stripeEventsApplied,
+  stripeRefusalsRecorded,
   webhooksDb,
 } from './purchases-support';
 
@@ -303,6 +304,45 @@ describe('card purchases', () => {
       // The body exactly as signed, and the headers without ours.
       expect(JSON.parse(row.raw_payload.body)).toMatchObject({ id: event.id, type: 'payment_intent.succeeded' });
       expect(row.raw_payload.headers['stripe-signature']).toMatch(/^t=\d+,v1=/);
+    });
+
+    it("records on the delivery what payments refused (an intent no purchase knows, an amount that does not pay the purchase); a matching event stays accepted and fulfils once", async () => {
+      await quiet();
+      const linesBefore = await linesCreated();
+      const delivery = async (eventId: string) =>
+        (await wh.query(`SELECT status, action, error, processed_at, created_at FROM webhook_transactions WHERE provider = 'stripe' AND transaction_id = $1`, [eventId]))
+          .rows;
+      const ended = (eventId: string, status: string) =>
+        waitFor(async () => (await delivery(eventId)).find((row) => row.status === status), { what: `the delivery of ${eventId} to end ${status}`, timeoutMs: 20_000 });
+
+      // Signed with the endpoint's secret, so accepted: only payments can tell it pays for nothing of ours.
+      const { event: forged } = await forgedSuccess();
+      const nobodys = `pi_nobodys${Date.now()}`;
+      const unknown = { ...forged, id: `${forged.id}u`, data: { object: { ...forged.data.object, id: nobodys } } };
+      // A real pending purchase, and an intent that names it but pays 1 USD.
+      const { payment: underpaid, event: cheap } = await forgedSuccess();
+      const mismatched = { ...cheap, id: `${cheap.id}m`, data: { object: { ...cheap.data.object, amount: 100, amount_received: 100 } } };
+      // A purchase paid for real: the emulator's own event.
+      const paid = await createPayment(ana, { planType: '1GB', country: 'IT' });
+      expect((await payWithVisa(sys, paid)).status).toBe(200);
+
+      for (const event of [unknown, mismatched]) expect(await sendWebhook(sys, event)).toEqual({ status: 200, body: { received: true } });
+
+      const unknownRow = await ended(unknown.id, 'rejected_unknown_payment');
+      expect(unknownRow).toMatchObject({ action: 'event', error: `no purchase for ${nobodys}` });
+      const mismatchRow = await ended(mismatched.id, 'rejected_payment_mismatch');
+      expect(mismatchRow).toMatchObject({ action: 'event', error: `purchase ${underpaid.purchaseId} not fulfilled: intent amount 100 (received 100) is not the price 1099` });
+      for (const row of [unknownRow, mismatchRow]) expect(row.processed_at.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
+      expect((await purchaseRow(underpaid.paymentIntentId)).status).toBe('pending');
+      expect(await fulfilments(underpaid.purchaseId)).toBe(0);
+
+      const event = await succeededEvent(paid.paymentIntentId);
+      await accepted(event.id);
+      await stripeRefusalsRecorded(sys);
+      await waitFor(async () => (await purchaseRow(paid.paymentIntentId)).status === 'activated', { what: 'the paid eSIM' });
+      expect(await delivery(event.id)).toEqual([expect.objectContaining({ status: 'accepted', action: 'event', error: null })]);
+      expect(await fulfilments(paid.purchaseId)).toBe(1);
+      expect(await linesCreated()).toBe(linesBefore + 1);
     });
 
     it('answers the same event replayed 10 times in a row and 10 at once as a duplicate, and fulfils once', async () => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import Stripe from 'stripe';
-import { STRIPE_SANDBOX_WEBHOOK_SECRET, StripeEventAccepted, type CreateEsimPaymentResponse } from '@esim/contracts';
+import { STRIPE_SANDBOX_WEBHOOK_SECRET, StripeEventAccepted, StripeEventRefused, type CreateEsimPaymentResponse } from '@esim/contracts';
 import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
 import { DataSource } from 'typeorm';
 import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '../../services/esim/src/keepgo/keepgo-api';
@@ -115,5 +115,24 @@ export async function stripeEventsApplied(sys: System, timeoutMs = 20_000): Prom
       return applied === accepted.length;
     },
     { what: 'payments to apply every accepted Stripe event', timeoutMs },
+  );
+}
+
+/**
+ * Waits until payments has applied every accepted Stripe event and the ingestion service has
+ * recorded every refusal payments reported back (each StripeEventRefused envelope in payments'
+ * outbox is in the ingestion service's inbox): after it, a delivery still `accepted` was applied.
+ */
+export async function stripeRefusalsRecorded(sys: System, timeoutMs = 20_000): Promise<void> {
+  await stripeEventsApplied(sys, timeoutMs);
+  const payments = sys.apps.payments!.get(DataSource);
+  const webhooks = sys.apps.webhooks!.get(DataSource);
+  await waitFor(
+    async () => {
+      const refused: Array<{ id: string }> = await payments.query('SELECT id FROM outbox_events WHERE routing_key = $1', [StripeEventRefused.routingKey]);
+      const [{ recorded }] = await webhooks.query('SELECT count(*)::int AS recorded FROM inbox_events WHERE event_id = ANY($1::uuid[])', [refused.map((r) => r.id)]);
+      return recorded === refused.length;
+    },
+    { what: "the ingestion service to record every refusal payments reported", timeoutMs },
   );
 }
