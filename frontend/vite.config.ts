@@ -54,13 +54,17 @@ const pureContracts = {
  * written as strings (spellCheck="false", focusable="false"): Preact leaves out an attribute whose
  * value is false where React writes "false".
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [preact(), pureContracts, VitePWA(pwaOptions)],
   resolve: {
-    alias: {
-      '@esim/contracts': fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)),
-    },
+    alias: [
+      { find: '@esim/contracts', replacement: fileURLToPath(new URL('../libs/contracts/src/index.ts', import.meta.url)) },
+      // react-router's package exports only its development build, which checks and warns as it
+      // routes (ENABLE_DEV_WARNINGS): on the landing page's first render that was a fifth of the
+      // routing time on a throttled phone. Builds take the production build it ships beside it.
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: fileURLToPath(new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url)) }] : []),
+    ],
   },
   // The pre-renderer's bundle (vite build --ssr src/entry-server.tsx) carries its dependencies
   // instead of importing them from node_modules at run time, so that react-router and the rest
@@ -76,4 +80,4 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
   },
-});
+}));
