@@ -89,7 +89,7 @@ function inlineStylesheets(html) {
 const bootKey = viteManifest[entryKey].dynamicImports?.find((key) => key === 'src/boot.tsx' || viteManifest[key].name === 'boot') ?? fail('the entry does not import src/boot.tsx');
 const appChunks = [...chunksOf(bootKey)];
 
-function documentFor({ title, description, body, locale, preload = [] }) {
+function documentFor({ title, description, body, formats = '', locale, preload = [] }) {
   let html = deferredScripts.reduce((doc, tag) => doc.replace(tag, ''), template);
   const links = [...new Set([...appChunks, ...preload])].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('\n    ');
   html = html.replace('</head>', `  ${links}\n  </head>`);
@@ -98,7 +98,9 @@ function documentFor({ title, description, body, locale, preload = [] }) {
   html = replaceOnce(html, /<meta property="og:title" content="[^"]*" \/>/, `<meta property="og:title" content="${escapeAttr(title)}" />`, 'og:title');
   html = replaceOnce(html, /<meta property="og:description" content="[^"]*" \/>/, `<meta property="og:description" content="${escapeAttr(description)}" />`, 'og:description');
   if (body !== undefined) {
-    html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root" data-prerendered="${locale}">${body}</div>`, 'empty #root');
+    // The numbers and dates the page shows, as formatted here, after #root (data, not a script that
+    // runs): hydration reuses them (src/lib/format.ts).
+    html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root" data-prerendered="${locale}">${body}</div>${formats}`, 'empty #root');
     // The pre-rendered pages work without JavaScript (their links are plain links).
     html = html.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
     html = inlineStylesheets(html);
@@ -116,10 +118,11 @@ mkdirSync(outDir, { recursive: true });
 const manifestPages = [];
 for (const page of pages) {
   const body = await ssr.renderPage(page.path);
+  const formats = ssr.renderedFormatsScript();
   const preload = [...chunksOf(`src/i18n/locales/${locale}.json`), ...(page.module ? chunksOf(page.module) : [])];
   if (!body.includes('id="main"')) fail(`${page.path} rendered without its <main id="main"> (a spinner or an error?)`);
   const file = `prerendered/${page.path === '/' ? 'index' : page.path.slice(1).replace(/\//g, '-')}.html`;
-  writeFileSync(join(dist, file), documentFor({ ...page, body, locale, preload }));
+  writeFileSync(join(dist, file), documentFor({ ...page, body, formats, locale, preload }));
   manifestPages.push({ path: page.path, file });
   console.log(`prerender: ${page.path.padEnd(10)} -> dist/${file} (${(body.length / 1024).toFixed(1)} KB of markup)`);
 }

@@ -6,6 +6,7 @@ import { RequireAuth, VisitorOnly } from './auth/guards';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { useAdoptAccountLocale } from './i18n/useLocale';
 import LandingPage from './pages/LandingPage';
+import { HydrateLater } from './lib/hydrateLater';
 import { lazyPage } from './lib/lazyPage';
 import { FullPageSpinner } from './ui';
 
@@ -82,9 +83,10 @@ function RootLayout() {
         {t('common.skipToContent')}
       </a>
       <ErrorBoundary resetKey={pathname}>
-        <Suspense fallback={<FullPageSpinner label={t('common.loading')} />}>
+        {/* A pre-rendered page is hydrated in a task after the providers and routes around it. */}
+        <HydrateLater id="page" fallback={<FullPageSpinner label={t('common.loading')} />}>
           <Outlet />
-        </Suspense>
+        </HydrateLater>
       </ErrorBoundary>
       {user && (
         <Suspense fallback={null}>

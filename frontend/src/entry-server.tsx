@@ -13,12 +13,18 @@ import { AppRoutes } from './App';
 import { RequireAuth } from './auth/guards';
 import { USER_QUERY_KEY } from './auth/AuthProvider';
 import { BRAND_NAME } from './brand';
-import i18n, { i18nReady } from './i18n';
+import i18n, { startI18n } from './i18n';
+import { prerenderedFormatsScript, takeFormatted } from './lib/format';
 import { createQueryClient } from './lib/queryClient';
 import { COUNTRIES } from './pages/LandingPage';
 import { Root } from './Root';
 
 export { BRAND_NAME, DEFAULT_LOCALE, LOCALES };
+
+/** The #prerendered-formats script of the page renderPage rendered last (lib/format.ts), or '' when it formats nothing. */
+export function renderedFormatsScript(): string {
+  return takeFormatted().map(prerenderedFormatsScript).join('');
+}
 
 export interface PrerenderedPage {
   path: string;
@@ -31,22 +37,29 @@ export interface PrerenderedPage {
 
 /** The public pages written as HTML at build time (the rest of the app renders in the browser). */
 export async function prerenderedPages(): Promise<PrerenderedPage[]> {
-  await i18nReady;
+  await startI18n();
   const t = i18n.getFixedT(DEFAULT_LOCALE);
   const brand = { brand: BRAND_NAME };
   const title = (page: string) => `${page} · ${BRAND_NAME}`;
   return [
     { path: '/', title: title(t('landing.documentTitle')), description: t('landing.hero.subtitle', { countries: COUNTRIES }) },
     { path: '/auth', title: title(t('auth.login.title')), description: t('auth.login.subtitle'), module: 'src/pages/AuthPage.tsx' },
-    { path: '/privacy', title: title(t('legal.privacy.title')), description: t('legal.privacy.intro', brand), module: 'src/pages/PrivacyPage.tsx' },
+    {
+      path: '/privacy',
+      title: title(t('legal.privacy.title')),
+      description: t('legal.privacy.intro', brand),
+      module: 'src/pages/PrivacyPage.tsx',
+    },
     { path: '/terms', title: title(t('legal.terms.title')), description: t('legal.terms.intro', brand), module: 'src/pages/TermsPage.tsx' },
   ];
 }
 
 /** The inner HTML of #root for `path`, as a signed-out visitor sees it in the default language. */
 export async function renderPage(path: string): Promise<string> {
-  await i18nReady;
-  if (i18n.resolvedLanguage !== DEFAULT_LOCALE) throw new Error(`pre-rendering needs the ${DEFAULT_LOCALE} texts, got ${i18n.resolvedLanguage}`);
+  await startI18n();
+  if (i18n.resolvedLanguage !== DEFAULT_LOCALE)
+    throw new Error(`pre-rendering needs the ${DEFAULT_LOCALE} texts, got ${i18n.resolvedLanguage}`);
+  takeFormatted(); // what earlier renders formatted belongs to their pages
   const queryClient = createQueryClient();
   // A visitor: no session. The browser hydrates only when its own session read says the same.
   queryClient.setQueryData(USER_QUERY_KEY, null);

@@ -67,20 +67,37 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
   }
 
   /**
-   * Waits until the app has taken over #root and `selector` is in it. The SPA runs on Preact
-   * (react aliased to preact/compat, frontend/vite.config.ts), whose render and hydrate keep their
-   * tree on the container as `__k`; hydration is synchronous, so once it is there the page's nodes
-   * are adopted (or replaced: the tests check which by a mark on a painted node).
+   * Waits until the app has hydrated the whole pre-rendered page and `selector` is in it. The page
+   * is hydrated part by part, in several tasks (frontend/src/lib/hydrateLater.tsx); boot.tsx marks
+   * #root with data-hydrated once the last part is. Whether the page's nodes were adopted or
+   * replaced, the tests check by a mark on a painted node.
    */
   const isHydrated = (selector: string) => (page: Page) =>
     page.waitForFunction((sel) => {
       const doc = (globalThis as unknown as { document: PageDocument }).document;
-      const root = doc.querySelector('#root');
-      return !!root && '__k' in root && !!doc.querySelector(sel);
+      return !!doc.querySelector('#root[data-hydrated]') && !!doc.querySelector(sel);
     }, selector);
+
+  /** Counts the Intl number and date formats the page builds (each loads locale data: a long task on a phone). */
+  async function countIntlFormats(context: BrowserContext): Promise<void> {
+    await context.addInitScript(() => {
+      const g = globalThis as unknown as { Intl: Record<string, unknown>; intlFormatsBuilt: number };
+      g.intlFormatsBuilt = 0;
+      for (const name of ['NumberFormat', 'DateTimeFormat']) {
+        g.Intl[name] = new Proxy(g.Intl[name] as object, {
+          construct(target, args) {
+            g.intlFormatsBuilt += 1;
+            return Reflect.construct(target as new (...a: unknown[]) => object, args);
+          },
+        });
+      }
+    });
+  }
+  const intlFormatsBuilt = (page: Page) => page.evaluate(() => (globalThis as unknown as { intlFormatsBuilt: number }).intlFormatsBuilt);
 
   it('hydrates the landing page onto the HTML already painted, without asking for a session it knows is absent', async () => {
     const w = await open('pt');
+    await countIntlFormats(w.context);
     const release = await holdScripts(w.page);
     // Not 'domcontentloaded': that waits for module scripts, which are held back.
     await w.page.goto('/', { waitUntil: 'commit' });
@@ -96,6 +113,9 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     await isHydrated('h1')(w.page);
     // The app adopted the very node the browser painted instead of replacing it.
     await expect(w.page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')?.prerenderedNode)).resolves.toBe(true);
+    // The numbers came formatted with the page ("1.000" in Portuguese): hydrating built no Intl format.
+    await expect(w.page.locator('main').textContent()).resolves.toContain('1.000 MB');
+    await expect(intlFormatsBuilt(w.page)).resolves.toBe(0);
 
     // Now it is the app: the button navigates without loading a new document.
     await w.page.getByRole('link', { name: pt.landing.hero.signUp }).click();
@@ -114,9 +134,12 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
       ['/auth', 'form'],
     ] as const) {
       const w = await open('pt');
+      await countIntlFormats(w.context);
       await w.page.goto(pathname);
       await isHydrated(selector)(w.page);
       expect(w.errors).toEqual([]);
+      // The legal pages' effective date came formatted with the page.
+      await expect(intlFormatsBuilt(w.page)).resolves.toBe(0);
       expect(w.userReads()).toBe(0);
       // The stylesheet came inline, and loading the page's chunk did not fetch it again.
       await w.page.waitForLoadState('networkidle');

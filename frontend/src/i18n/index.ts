@@ -52,34 +52,43 @@ export function currentLocale(): Locale {
   return isLocale(i18n.resolvedLanguage) ? i18n.resolvedLanguage : isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-// The build pre-renders public pages in Node (scripts/prerender.mjs), where there is no window:
-// there the language is always the default one, which is what those pages are rendered in.
-const inBrowser = typeof window !== 'undefined';
-const initialLocale = inBrowser ? detectInitialLocale() : DEFAULT_LOCALE;
-if (inBrowser) {
-  applyDocumentLocale(initialLocale);
-  i18n.on('languageChanged', applyDocumentLocale);
-}
+let ready: Promise<unknown> | undefined;
 
 /**
- * Settles once the active locale's chunk is loaded. Hydrating a pre-rendered page waits for it, so
- * the first client render has the same texts as the HTML instead of suspending.
+ * Starts i18next in the active language and settles once that locale's chunk is loaded. Hydrating
+ * a pre-rendered page waits for it, so the first client render has the same texts as the HTML
+ * instead of suspending. Started on demand rather than when this module is imported: on a phone,
+ * the first read of localStorage (detectInitialLocale) and i18next's set-up are each a long step,
+ * so boot.tsx runs them in tasks apart from evaluating the app's code (Lighthouse counts every task
+ * over 50 ms as blocking time).
  */
-// Each locale is its own chunk, fetched on demand: the first load carries only the active one.
-export const i18nReady: Promise<unknown> = i18n
-  .use(resourcesToBackend((language: string) => import(`./locales/${language}.json`).then((m: { default: unknown }) => m.default)))
-  .use(initReactI18next)
-  .init({
-    lng: initialLocale,
-    supportedLngs: [...LOCALES],
-    // Every locale is complete (locales.spec.ts), so nothing else needs to be downloaded.
-    fallbackLng: false,
-    load: 'currentOnly',
-    ns: ['translation'],
-    defaultNS: 'translation',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    react: { useSuspense: true },
-  });
+export function startI18n(
+  initialLocale: Locale = typeof window === 'undefined' ? DEFAULT_LOCALE : detectInitialLocale(),
+): Promise<unknown> {
+  if (ready) return ready;
+  // The build pre-renders public pages in Node (scripts/prerender.mjs), where there is no window:
+  // there the language is always the default one, which is what those pages are rendered in.
+  if (typeof window !== 'undefined') {
+    applyDocumentLocale(initialLocale);
+    i18n.on('languageChanged', applyDocumentLocale);
+  }
+  // Each locale is its own chunk, fetched on demand: the first load carries only the active one.
+  ready = i18n
+    .use(resourcesToBackend((language: string) => import(`./locales/${language}.json`).then((m: { default: unknown }) => m.default)))
+    .use(initReactI18next)
+    .init({
+      lng: initialLocale,
+      supportedLngs: [...LOCALES],
+      // Every locale is complete (locales.spec.ts), so nothing else needs to be downloaded.
+      fallbackLng: false,
+      load: 'currentOnly',
+      ns: ['translation'],
+      defaultNS: 'translation',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: true },
+    });
+  return ready;
+}
 
 export default i18n;

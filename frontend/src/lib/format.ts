@@ -20,13 +20,53 @@ const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
 
 const numberFormat = (locale: string) => cached(numberFormats, locale, () => new Intl.NumberFormat(locale));
 
-export function formatNumber(value: number, locale: string): string {
-  return numberFormat(locale)?.format(value) ?? String(value);
+/**
+ * The numbers and dates a pre-rendered page shows, as the build formatted them
+ * (scripts/prerender.mjs writes them into the page as #prerendered-formats). Hydrating that page
+ * then builds no Intl format: on a phone the first one loads the locale's data in a single step of
+ * about 150 ms, longer than a task may take without holding up a tap (Lighthouse's total blocking
+ * time). Later renders in that locale reuse them too: they are what the page already shows.
+ */
+const PRERENDERED_FORMATS_ID = 'prerendered-formats';
+type Formatted = { locale: string; texts: Record<string, string> };
+let atBuild: Formatted | null | undefined;
+/** What the pre-renderer (Node) formatted since the last takeFormatted(), by locale. */
+const formattedHere = new Map<string, Record<string, string>>();
+
+function readAtBuild(): Formatted | null {
+  try {
+    const json = typeof document === 'undefined' ? null : document.getElementById(PRERENDERED_FORMATS_ID)?.textContent;
+    return json ? (JSON.parse(json) as Formatted) : null;
+  } catch {
+    return null;
+  }
 }
 
-/** Builds the locale's number format ahead of a render that needs it (boot.tsx: a task of its own). */
-export function prepareNumberFormat(locale: string): void {
-  numberFormat(locale);
+/** `format()` in `locale`, unless the build already formatted `key` for this page. */
+function formatOnce(locale: string, key: string, format: () => string): string {
+  if (atBuild === undefined) atBuild = readAtBuild();
+  if (atBuild?.locale === locale && Object.hasOwn(atBuild.texts, key)) return atBuild.texts[key];
+  const text = format();
+  if (typeof window === 'undefined') formattedHere.set(locale, { ...formattedHere.get(locale), [key]: text });
+  return text;
+}
+
+/** The pre-renderer's record of what the page it rendered last formatted (entry-server.tsx). */
+export function takeFormatted(): Formatted[] {
+  const taken = [...formattedHere].map(([locale, texts]) => ({ locale, texts }));
+  formattedHere.clear();
+  return taken;
+}
+
+/** The script element that carries a pre-rendered page's formatted numbers and dates (scripts/prerender.mjs). */
+export function prerenderedFormatsScript({ locale, texts }: Formatted): string {
+  // JSON inside <script>: "<" escaped so no text can close the element.
+  const json = JSON.stringify({ locale, texts }).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${PRERENDERED_FORMATS_ID}">${json}</script>`;
+}
+
+export function formatNumber(value: number, locale: string): string {
+  return formatOnce(locale, `n ${value}`, () => numberFormat(locale)?.format(value) ?? String(value));
 }
 
 /** Plan prices: cents / 100 with two decimals (spec section 9), in US dollars. */
@@ -34,10 +74,19 @@ export function formatPrice(cents: number): string {
   return `$${formatUsd(cents)}`;
 }
 
-export function formatDate(value: string | number | Date, locale: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'long' }): string {
+export function formatDate(
+  value: string | number | Date,
+  locale: string,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'long' },
+): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return cached(dateFormats, `${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options))?.format(date) ?? date.toDateString();
+  const style = JSON.stringify(options);
+  return formatOnce(
+    locale,
+    `d ${style} ${date.getTime()}`,
+    () => cached(dateFormats, `${locale} ${style}`, () => new Intl.DateTimeFormat(locale, options))?.format(date) ?? date.toDateString(),
+  );
 }
 
 const regionNames = new Map<string, Intl.DisplayNames | null>();

@@ -13,8 +13,9 @@ import { BoltIcon, ButtonLink, CardIcon, GiftIcon, GlobeIcon, ShieldIcon, SimIco
 export const COUNTRIES = '180+';
 
 /**
- * The landing page. Everything below the hero is hydrated part by part after it (HydrateLater), so
- * that the first screen answers taps sooner on a slow phone.
+ * The landing page, hydrated part by part (HydrateLater): the header, then the hero, then each
+ * section below it, each in a task of its own, so that no step holds up a tap for long on a slow
+ * phone.
  */
 export default function LandingPage() {
   const { t, i18n } = useTranslation();
@@ -23,42 +24,46 @@ export default function LandingPage() {
 
   return (
     <div className="landing">
-      <header className="landing-header">
-        <div className="landing-header__inner">
-          <Brand />
-          <div className="landing-header__actions">
-            <LanguageSelect compact id="landing-language" />
-            <ButtonLink to="/auth?login=true" variant="ghost" size="sm">
-              {t('landing.login')}
-            </ButtonLink>
+      <HydrateLater id="header">
+        <header className="landing-header">
+          <div className="landing-header__inner">
+            <Brand />
+            <div className="landing-header__actions">
+              <LanguageSelect compact id="landing-language" />
+              <ButtonLink to="/auth?login=true" variant="ghost" size="sm">
+                {t('landing.login')}
+              </ButtonLink>
+            </div>
           </div>
-        </div>
-      </header>
+        </header>
+      </HydrateLater>
 
       <main id="main">
-        <section className="hero" aria-labelledby="hero-title">
-          <div className="hero__inner">
-            <div className="hero__copy">
-              <p className="hero__badge">
-                <GiftIcon size={16} />
-                <span>{t('landing.hero.badge', { mb: n(SIGNUP_BONUS_POINTS) })}</span>
-              </p>
-              <h1 id="hero-title" className="hero__title">
-                {t('landing.hero.title')}
-              </h1>
-              <p className="hero__subtitle">{t('landing.hero.subtitle', { countries: COUNTRIES })}</p>
-              <div className="hero__actions">
-                <ButtonLink to="/auth?signup=true" variant="inverse" size="lg" block>
-                  {t('landing.hero.signUp')}
-                </ButtonLink>
-                <p className="hero__note">{t('landing.hero.note')}</p>
+        <HydrateLater id="hero">
+          <section className="hero" aria-labelledby="hero-title">
+            <div className="hero__inner">
+              <div className="hero__copy">
+                <p className="hero__badge">
+                  <GiftIcon size={16} />
+                  <span>{t('landing.hero.badge', { mb: n(SIGNUP_BONUS_POINTS) })}</span>
+                </p>
+                <h1 id="hero-title" className="hero__title">
+                  {t('landing.hero.title')}
+                </h1>
+                <p className="hero__subtitle">{t('landing.hero.subtitle', { countries: COUNTRIES })}</p>
+                <div className="hero__actions">
+                  <ButtonLink to="/auth?signup=true" variant="inverse" size="lg" block>
+                    {t('landing.hero.signUp')}
+                  </ButtonLink>
+                  <p className="hero__note">{t('landing.hero.note')}</p>
+                </div>
               </div>
+              <HydrateLater id="hero-visual">
+                <HeroVisual />
+              </HydrateLater>
             </div>
-            <HydrateLater id="hero-visual">
-              <HeroVisual />
-            </HydrateLater>
-          </div>
-        </section>
+          </section>
+        </HydrateLater>
 
         <HydrateLater id="stats">
           <Stats />
@@ -237,9 +242,7 @@ function LandingFooter() {
           </ul>
         </nav>
         {/* Pre-rendered at build time: the year may have turned since (hydration corrects the text). */}
-        <p className="muted xs">
-          {t('landing.footer.copyright', { year: new Date().getFullYear(), brand: BRAND_NAME })}
-        </p>
+        <p className="muted xs">{t('landing.footer.copyright', { year: new Date().getFullYear(), brand: BRAND_NAME })}</p>
       </div>
     </footer>
   );
