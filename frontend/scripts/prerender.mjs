@@ -6,7 +6,8 @@
  * - dist/prerendered/<page>.html: each page of entry-server's prerenderedPages() (/, /auth,
  *   /privacy, /terms) rendered by React for a signed-out visitor in the default language, with
  *   its own title and meta description; #root carries data-prerendered="<locale>" so boot.tsx
- *   hydrates it instead of rendering afresh.
+ *   hydrates it instead of rendering afresh, and is followed by #prerendered-formats, the numbers
+ *   and dates the page shows as formatted here (src/lib/format.ts reuses them).
  * - dist/index.html: the shell every other path gets (client-rendered), with the same head.
  * - dist/prerendered/manifest.json: which file answers which path, the locales, the public pages
  *   for the sitemap and the signed-in routes robots.txt disallows (read from App.tsx's routes).

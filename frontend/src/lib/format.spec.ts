@@ -1,5 +1,5 @@
 import { LOCALES } from '@esim/contracts';
-import { daysSince, formatDate, formatNumber, formatPrice, initials, nativeLanguageName } from './format';
+import { daysSince, formatDate, formatNumber, formatPrice, initials, nativeLanguageName, prerenderedFormatsScript, takeFormatted } from './format';
 import { redemptionProgress } from './points';
 
 describe('display helpers', () => {
@@ -34,6 +34,22 @@ describe('display helpers', () => {
       expect(nativeLanguageName(code)).toBe(name.charAt(0).toLocaleUpperCase(code) + name.slice(1));
     }
     expect(nativeLanguageName('sv')).toBe('Svenska');
+  });
+
+  it('records what the pre-renderer formatted, per locale, for the page it writes them into', () => {
+    takeFormatted();
+    formatNumber(1000, 'pt');
+    formatDate('2025-08-29T12:00:00Z', 'pt');
+    formatNumber(1000, 'en');
+    expect(takeFormatted()).toEqual([
+      { locale: 'pt', texts: { 'n 1000': '1.000', 'd {"dateStyle":"long"} 1756468800000': '29 de agosto de 2025' } },
+      { locale: 'en', texts: { 'n 1000': '1,000' } },
+    ]);
+    expect(takeFormatted()).toEqual([]);
+    // Data inside <script>: no text can close the element.
+    expect(prerenderedFormatsScript({ locale: 'pt', texts: { x: '</script><b>' } })).toBe(
+      '<script type="application/json" id="prerendered-formats">{"locale":"pt","texts":{"x":"\\u003c/script>\\u003cb>"}}</script>',
+    );
   });
 
   it('formats with reused Intl formatters, per locale and options', () => {
