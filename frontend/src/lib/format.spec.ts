@@ -1,5 +1,14 @@
 import { LOCALES } from '@esim/contracts';
-import { daysSince, formatDate, formatNumber, formatPrice, initials, nativeLanguageName, prerenderedFormatsScript, takeFormatted } from './format';
+import {
+  daysSince,
+  formatDate,
+  formatNumber,
+  formatPrice,
+  initials,
+  nativeLanguageName,
+  prerenderedFormatsScript,
+  takeFormatted,
+} from './format';
 import { redemptionProgress } from './points';
 
 describe('display helpers', () => {
