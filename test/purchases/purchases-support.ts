@@ -101,38 +101,33 @@ export async function paymentsDb(sys: System, service: 'payments' | 'webhooks' =
 /** Read access to the ingestion service's schema: Stripe's deliveries are in its webhook_transactions. */
 export const webhooksDb = (sys: System): Promise<Client> => paymentsDb(sys, 'webhooks');
 
+/** Waits until every `event` the producer's outbox holds is in the consumer's inbox (applied there). */
+async function allConsumed(producer: DataSource, consumer: DataSource, routingKey: string, what: string, timeoutMs: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const sent: Array<{ id: string }> = await producer.query('SELECT id FROM outbox_events WHERE routing_key = $1', [routingKey]);
+      const [{ applied }] = await consumer.query('SELECT count(*)::int AS applied FROM inbox_events WHERE event_id = ANY($1::uuid[])', [sent.map((r) => r.id)]);
+      return applied === sent.length;
+    },
+    { what, timeoutMs },
+  );
+}
+
 /**
  * Waits until payments has applied every Stripe event the ingestion service accepted (each one's
  * envelope is in payments' inbox): Stripe's answer comes first, the effect after it.
  */
 export async function stripeEventsApplied(sys: System, timeoutMs = 20_000): Promise<void> {
-  const webhooks = sys.apps.webhooks!.get(DataSource);
-  const payments = sys.apps.payments!.get(DataSource);
-  await waitFor(
-    async () => {
-      const accepted: Array<{ id: string }> = await webhooks.query('SELECT id FROM outbox_events WHERE routing_key = $1', [StripeEventAccepted.routingKey]);
-      const [{ applied }] = await payments.query('SELECT count(*)::int AS applied FROM inbox_events WHERE event_id = ANY($1::uuid[])', [accepted.map((r) => r.id)]);
-      return applied === accepted.length;
-    },
-    { what: 'payments to apply every accepted Stripe event', timeoutMs },
-  );
+  const [webhooks, payments] = [sys.apps.webhooks!.get(DataSource), sys.apps.payments!.get(DataSource)];
+  await allConsumed(webhooks, payments, StripeEventAccepted.routingKey, 'payments to apply every accepted Stripe event', timeoutMs);
 }
 
 /**
  * Waits until payments has applied every accepted Stripe event and the ingestion service has
- * recorded every refusal payments reported back (each StripeEventRefused envelope in payments'
- * outbox is in the ingestion service's inbox): after it, a delivery still `accepted` was applied.
+ * recorded every refusal payments reported back: after it, a delivery still `accepted` was applied.
  */
 export async function stripeRefusalsRecorded(sys: System, timeoutMs = 20_000): Promise<void> {
   await stripeEventsApplied(sys, timeoutMs);
-  const payments = sys.apps.payments!.get(DataSource);
-  const webhooks = sys.apps.webhooks!.get(DataSource);
-  await waitFor(
-    async () => {
-      const refused: Array<{ id: string }> = await payments.query('SELECT id FROM outbox_events WHERE routing_key = $1', [StripeEventRefused.routingKey]);
-      const [{ recorded }] = await webhooks.query('SELECT count(*)::int AS recorded FROM inbox_events WHERE event_id = ANY($1::uuid[])', [refused.map((r) => r.id)]);
-      return recorded === refused.length;
-    },
-    { what: "the ingestion service to record every refusal payments reported", timeoutMs },
-  );
+  const [webhooks, payments] = [sys.apps.webhooks!.get(DataSource), sys.apps.payments!.get(DataSource)];
+  await allConsumed(payments, webhooks, StripeEventRefused.routingKey, 'the ingestion service to record every refusal payments reported', timeoutMs);
 }
