@@ -39,9 +39,10 @@ type Settlement = 'ack' | 'retry' | 'dead-letter';
 
 /**
  * What became of one event of a message: applied, a duplicate or without a handler (done), or
- * not, with why. `body` is its envelope as a message of its own would carry it.
+ * not, with why. `body` gives its envelope as a message of its own would carry it (made only when
+ * it is dead-lettered: serializing each event of every batch again would be wasted).
  */
-type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: string; body: Buffer; envelope?: EventEnvelope };
+type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: string; body: () => Buffer; envelope?: EventEnvelope };
 
 const DEFAULT_PREFETCH = 16;
 /** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
@@ -179,7 +180,7 @@ export class EventConsumer {
     } catch (err) {
       raw = new Unreadable((err as Error).message);
     }
-    const outcome = await this.process(msg, raw, msg.content, true);
+    const outcome = await this.process(msg, raw, () => msg.content, true);
     if (outcome.done) this.settle(ch, msg, 'ack');
     else if (outcome.reason === 'unreadable' || this.atLimit(msg)) this.deadLetter(ch, msg, outcome.reason, outcome.error);
     else this.settle(ch, msg, 'retry');
@@ -208,7 +209,7 @@ export class EventConsumer {
     this.stats.received += elements.length;
     // Only the first event's trace came with the message (see OutboxRelay.publish).
     const outcomes = await mapLimited(elements, this.prefetch, (raw, i) =>
-      this.process(msg, raw, Buffer.from(JSON.stringify(raw)), i === 0),
+      this.process(msg, raw, () => Buffer.from(JSON.stringify(raw)), i === 0),
     );
     const failures = outcomes.filter((o): o is Extract<Outcome, { done: false }> => !o.done);
     if (failures.length === 0) {
@@ -232,7 +233,7 @@ export class EventConsumer {
    * the inbox, counted, in its own RequestContext (and span, continuing the trace the message
    * carried when `traced`). Settles nothing; says what happened.
    */
-  private async process(msg: ConsumeMessage, raw: unknown, body: Buffer, traced: boolean): Promise<Outcome> {
+  private async process(msg: ConsumeMessage, raw: unknown, body: () => Buffer, traced: boolean): Promise<Outcome> {
     let envelope: EventEnvelope;
     try {
       if (raw instanceof Unreadable) throw new Error(raw.message);
@@ -271,7 +272,7 @@ export class EventConsumer {
     msg: ConsumeMessage,
     binding: EventHandlerBinding,
     envelope: EventEnvelope,
-    body: Buffer,
+    body: () => Buffer,
     started: bigint,
     span?: Span,
   ): Promise<Outcome> {
@@ -373,7 +374,7 @@ export class EventConsumer {
       for (const f of failures) {
         const headers = deadLetterHeaders(msg, { reason: f.reason, error: f.error, deliveries: returns + 1, consumer: this.opts.consumer });
         delete headers[EVENT_BATCH.countHeader];
-        ch.sendToQueue(this.deadLetterQueue, f.body, {
+        ch.sendToQueue(this.deadLetterQueue, f.body(), {
           persistent: true,
           contentType: 'application/json',
           messageId: f.envelope?.id,
