@@ -149,7 +149,7 @@ export class DeadLetters {
                   ...(why.deliveries !== null ? { [DEAD_LETTER_HEADERS.deliveries]: why.deliveries } : {}),
                   ...(why.deadLetteredAt !== null ? { [DEAD_LETTER_HEADERS.at]: why.deadLetteredAt } : {}),
                   [DEAD_LETTER_HEADERS.consumer]: consumer,
-                  'x-split-from-batch': msg.properties.messageId ?? null,
+                  ...(typeof msg.properties.messageId === 'string' ? { 'x-split-from-batch': msg.properties.messageId } : {}),
                 },
               });
             }
