@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ConfirmChannel, GetMessage } from 'amqplib';
 import { AmqpConnection } from '../messaging/amqp-connection';
+import { EVENT_BATCH } from '../messaging/event-batch';
 import { deadLetterQueueName, eventQueueName, MessagingNames } from '../messaging/topology';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers';
 
@@ -58,19 +59,27 @@ export class DeadLetters {
     return deadLetterQueueName(this.names, consumer);
   }
 
-  /** The oldest `limit` messages and the count; a consumer that never declared its queues has none. */
+  /**
+   * The oldest `limit` events and the count; a consumer that never declared its queues has none.
+   * A batch of events the broker dead-lettered whole (EVENT_BATCH, past the delivery limit) is
+   * shown as its events, each with the batch's reason, and counts as that many: the count is the
+   * broker's count of messages, plus the further events of the batches looked at.
+   */
   async list(consumer: string, limit = 20): Promise<DeadLetterQueueView> {
     const queue = this.queueOf(consumer);
-    const count = await this.count(queue);
+    let count = await this.count(queue);
     if (count === null) return { queue, count: 0, messages: [] };
+    const messagesInQueue = count;
     return this.withChannel(async (ch) => {
       const messages: DeadLetterView[] = [];
-      for (let i = 0; i < Math.min(limit, count); i++) {
+      for (let i = 0; i < messagesInQueue && messages.length < limit; i++) {
         const msg = await ch.get(queue, { noAck: false });
         if (!msg) break;
-        messages.push(describe(msg));
+        const views = describeAll(msg);
+        count! += views.length - 1;
+        messages.push(...views.slice(0, limit - messages.length));
       }
-      return { queue, count, messages };
+      return { queue, count: count!, messages };
     });
   }
 
@@ -89,35 +98,67 @@ export class DeadLetters {
     return this.take(consumer, (id) => id === messageId, false, 1);
   }
 
+  /**
+   * Takes the wanted events out of the dead-letter queue: replayed to the consumer's queue, or
+   * discarded. A batch message (the broker dead-letters a batch whole) is taken apart when only
+   * some of its events are wanted: those go their way, each of the others goes back to the
+   * dead-letter queue as a message of its own with the batch's reason, and only once the broker
+   * confirmed all that is the batch acked. A crash in between leaves the batch and some copies,
+   * which replay harmlessly (the inbox). A batch wanted whole is replayed as it is.
+   */
   private async take(consumer: string, wanted: (id: string) => boolean, replay: boolean, max: number): Promise<number> {
     const dlq = this.queueOf(consumer);
     const target = eventQueueName(this.names, consumer);
     const count = await this.count(dlq);
     if (!count) return 0;
     if (replay && (await this.count(target)) === null) throw new Error(`${target} does not exist: start the ${consumer} consumer first`);
+    const replayed = () => ({ 'x-replayed-from': dlq, 'x-replayed-at': new Date().toISOString() });
     return this.withChannel(async (ch) => {
       let done = 0;
       for (let i = 0; i < Math.min(count, SCAN_LIMIT) && done < max; i++) {
         const msg = await ch.get(dlq, { noAck: false });
         if (!msg) break;
-        const id = messageIdOf(msg);
+        const events = eventsOf(msg);
+        const chosen = events.filter((e) => wanted(e.id));
         // Not wanted: left unacknowledged, it goes back to the queue when the channel closes.
-        if (!wanted(id)) continue;
-        if (replay) {
-          ch.sendToQueue(target, msg.content, {
-            persistent: true,
-            contentType: msg.properties.contentType,
-            messageId: msg.properties.messageId,
-            type: msg.properties.type,
-            correlationId: msg.properties.correlationId,
-            timestamp: msg.properties.timestamp,
-            headers: { 'x-replayed-from': dlq, 'x-replayed-at': new Date().toISOString() },
-          });
-          await ch.waitForConfirms();
+        if (chosen.length === 0) continue;
+        if (events.length === 1 || chosen.length === events.length) {
+          if (replay) {
+            ch.sendToQueue(target, msg.content, {
+              persistent: true,
+              contentType: msg.properties.contentType,
+              messageId: msg.properties.messageId,
+              type: msg.properties.type,
+              correlationId: msg.properties.correlationId,
+              timestamp: msg.properties.timestamp,
+              headers: { ...replayed(), ...(events.length > 1 ? { [EVENT_BATCH.countHeader]: events.length } : {}) },
+            });
+          }
+        } else {
+          const why = describe(msg);
+          for (const e of events) {
+            const own = { persistent: true, contentType: 'application/json', messageId: e.id, type: e.type ?? undefined, correlationId: e.correlationId ?? undefined, timestamp: msg.properties.timestamp };
+            if (chosen.includes(e)) {
+              if (replay) ch.sendToQueue(target, e.content, { ...own, headers: replayed() });
+            } else {
+              ch.sendToQueue(dlq, e.content, {
+                ...own,
+                headers: {
+                  [DEAD_LETTER_HEADERS.reason]: why.reason,
+                  ...(why.error !== null ? { [DEAD_LETTER_HEADERS.error]: why.error } : {}),
+                  ...(why.deliveries !== null ? { [DEAD_LETTER_HEADERS.deliveries]: why.deliveries } : {}),
+                  ...(why.deadLetteredAt !== null ? { [DEAD_LETTER_HEADERS.at]: why.deadLetteredAt } : {}),
+                  [DEAD_LETTER_HEADERS.consumer]: consumer,
+                  ...(typeof msg.properties.messageId === 'string' ? { 'x-split-from-batch': msg.properties.messageId } : {}),
+                },
+              });
+            }
+          }
         }
+        if (replay || events.length > 1) await ch.waitForConfirms();
         ch.ack(msg);
-        done++;
-        this.log.warn(`${replay ? 'replayed' : 'discarded'} dead letter ${id} of ${consumer}`);
+        done += chosen.length;
+        for (const e of chosen) this.log.warn(`${replay ? 'replayed' : 'discarded'} dead letter ${e.id} of ${consumer}`);
       }
       return done;
     });
@@ -164,13 +205,48 @@ export function messageIdOf(msg: GetMessage): string {
   return `sha256-${createHash('sha256').update(msg.content).digest('hex').slice(0, 32)}`;
 }
 
-function parseEnvelope(msg: GetMessage): Record<string, unknown> | null {
+function parseEnvelope(msg: Pick<GetMessage, 'content'>): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(msg.content.toString('utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+/** One event of a dead letter: the message itself, or one element of a batch, with its own bytes. */
+interface DeadEvent {
+  id: string;
+  type: string | null;
+  correlationId: string | null;
+  content: Buffer;
+}
+
+/**
+ * The events of a message: a batch's elements (EVENT_BATCH), each as the message of its own it
+ * would have been; otherwise the message. A batch whose body cannot be read is one message.
+ */
+function eventsOf(msg: GetMessage): DeadEvent[] {
+  if (EVENT_BATCH.is(msg.properties)) {
+    try {
+      return EVENT_BATCH.unpack(msg.content).map((element) => {
+        const one = { ...msg, content: Buffer.from(JSON.stringify(element)), properties: { ...msg.properties, messageId: undefined } } as GetMessage;
+        const envelope = parseEnvelope(one);
+        const str = (v: unknown) => (typeof v === 'string' ? v : null);
+        return { id: messageIdOf(one), type: str(envelope?.type), correlationId: str(envelope?.correlationId), content: one.content };
+      });
+    } catch {
+      /* unreadable: the message as it is */
+    }
+  }
+  return [{ id: messageIdOf(msg), type: typeof msg.properties.type === 'string' ? msg.properties.type : null, correlationId: msg.properties.correlationId ?? null, content: msg.content }];
+}
+
+/** What an operator sees of a message: one view, or one per event of a batch (each with the batch's reason). */
+function describeAll(msg: GetMessage): DeadLetterView[] {
+  const events = eventsOf(msg);
+  if (events.length === 1) return [describe(msg)];
+  return events.map((e) => describe({ ...msg, content: e.content, properties: { ...msg.properties, messageId: e.id } } as GetMessage));
 }
 
 function describe(msg: GetMessage): DeadLetterView {

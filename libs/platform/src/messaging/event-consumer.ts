@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Span, Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, Span, Tracer } from '@opentelemetry/api';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { eventEnvelopeSchema, EventEnvelope } from '@esim/contracts';
@@ -9,6 +9,7 @@ import { secondsSince } from '../observability/metrics';
 import type { PlatformMetrics } from '../observability/platform-metrics';
 import { contextFrom, failed, inSpan, serviceTracer, SpanKind, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
+import { EVENT_BATCH } from './event-batch';
 import { EventHandlerBinding } from './event-handler';
 import { GroupCommit } from '../persistence/group-commit';
 import { Inbox } from './inbox';
@@ -35,6 +36,13 @@ export interface EventConsumerStats {
 }
 
 type Settlement = 'ack' | 'retry' | 'dead-letter';
+
+/**
+ * What became of one event of a message: applied, a duplicate or without a handler (done), or
+ * not, with why. `body` gives its envelope as a message of its own would carry it (made only when
+ * it is dead-lettered: serializing each event of every batch again would be wasted).
+ */
+type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: string; body: () => Buffer; envelope?: EventEnvelope };
 
 const DEFAULT_PREFETCH = 16;
 /** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
@@ -155,46 +163,119 @@ export class EventConsumer {
 
   /** Never rejects: whatever happens to one message must not take the process down. */
   private async onMessage(ch: Channel, msg: ConsumeMessage): Promise<void> {
-    this.stats.received++;
     try {
-      await this.handle(ch, msg);
+      if (EVENT_BATCH.is(msg.properties)) await this.handleBatch(ch, msg);
+      else await this.handle(ch, msg);
     } catch (err) {
       this.log.error(`unexpected failure consuming from ${this.queue}: ${(err as Error).stack ?? String(err)}`);
     }
   }
 
+  /** A message with one event: applied, retried, or dead-lettered with why. */
   private async handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
-    let envelope: EventEnvelope;
+    this.stats.received++;
+    let raw: unknown;
     try {
-      envelope = eventEnvelopeSchema.parse(JSON.parse(msg.content.toString('utf8'))) as EventEnvelope;
+      raw = JSON.parse(msg.content.toString('utf8'));
     } catch (err) {
-      this.log.error(`unreadable message on ${this.queue}, dead-lettering it: ${(err as Error).message}`);
+      raw = new Unreadable((err as Error).message);
+    }
+    const outcome = await this.process(msg, raw, () => msg.content, true);
+    if (outcome.done) this.settle(ch, msg, 'ack');
+    else if (outcome.reason === 'unreadable' || this.atLimit(msg)) this.deadLetter(ch, msg, outcome.reason, outcome.error);
+    else this.settle(ch, msg, 'retry');
+  }
+
+  /**
+   * A message with several events of one type (EVENT_BATCH, from the outbox relay). Each goes the
+   * way a message of its own goes (inbox, grouping, metrics, context); the message is acked once
+   * every one is applied or a duplicate. When some fail, below the delivery limit the whole message
+   * comes round again (the inbox turns the applied ones into duplicates); at the limit only the
+   * events that failed go to the dead-letter queue, each as a message of its own with why, and the
+   * message is acked. An event that cannot be read cannot get better: it is dead-lettered as soon
+   * as the others are settled, without holding the message back.
+   */
+  private async handleBatch(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    let elements: unknown[];
+    try {
+      elements = EVENT_BATCH.unpack(msg.content);
+    } catch (err) {
+      this.stats.received++;
+      this.log.error(`unreadable event batch on ${this.queue}, dead-lettering it: ${(err as Error).message}`);
       this.opts.metrics?.deliveries.inc({ event: 'unknown', outcome: 'unreadable' });
       this.deadLetter(ch, msg, 'unreadable', (err as Error).message);
       return;
+    }
+    this.stats.received += elements.length;
+    // Only the first event's trace came with the message (see OutboxRelay.publish).
+    const outcomes = await mapLimited(elements, this.prefetch, (raw, i) =>
+      this.process(msg, raw, () => Buffer.from(JSON.stringify(raw)), i === 0),
+    );
+    const failures = outcomes.filter((o): o is Extract<Outcome, { done: false }> => !o.done);
+    if (failures.length === 0) {
+      this.settle(ch, msg, 'ack');
+      return;
+    }
+    if (failures.some((f) => f.reason === 'handler_failed') && !this.atLimit(msg)) {
+      this.settle(ch, msg, 'retry');
+      return;
+    }
+    this.deadLetterEach(ch, msg, failures);
+  }
+
+  /** Whether the queue will not deliver this message again: it dead-letters past its delivery limit. */
+  private atLimit(msg: ConsumeMessage): boolean {
+    return Number(msg.properties.headers?.['x-delivery-count'] ?? 0) >= this.opts.deliveryLimit;
+  }
+
+  /**
+   * One event, from a message of its own or from a batch: parsed, handed to its handler through
+   * the inbox, counted, in its own RequestContext (and span, continuing the trace the message
+   * carried when `traced`). Settles nothing; says what happened.
+   */
+  private async process(msg: ConsumeMessage, raw: unknown, body: () => Buffer, traced: boolean): Promise<Outcome> {
+    let envelope: EventEnvelope;
+    try {
+      if (raw instanceof Unreadable) throw new Error(raw.message);
+      envelope = eventEnvelopeSchema.parse(raw) as EventEnvelope;
+    } catch (err) {
+      this.log.error(`unreadable message on ${this.queue}, dead-lettering it: ${(err as Error).message}`);
+      this.opts.metrics?.deliveries.inc({ event: 'unknown', outcome: 'unreadable' });
+      return { done: false, reason: 'unreadable', error: (err as Error).message, body };
     }
     const binding = this.handlers.get(envelope.type);
     if (!binding) {
       this.log.warn(`no handler for ${envelope.type} on ${this.queue}; acknowledging`);
       this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: 'unhandled' });
-      this.settle(ch, msg, 'ack');
-      return;
+      return { done: true };
     }
     const started = process.hrtime.bigint();
     // The trace the event was announced in continues here (the relay published its context as headers).
     const span = tracingEnabled()
       ? {
           kind: SpanKind.CONSUMER,
-          parent: contextFrom(msg.properties.headers),
-          attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.queue, 'messaging.message.id': envelope.id, correlation_id: envelope.correlationId },
+          parent: traced ? contextFrom(msg.properties.headers) : ROOT_CONTEXT,
+          attributes: {
+            'messaging.system': 'rabbitmq',
+            'messaging.destination.name': this.queue,
+            'messaging.message.id': envelope.id,
+            correlation_id: envelope.correlationId,
+          },
         }
       : undefined;
-    await RequestContext.run({ correlationId: envelope.correlationId, causationId: envelope.id }, () =>
-      inSpan(this.tracer, `${envelope.type} process`, span, (traced) => this.deliver(ch, msg, binding, envelope, started, traced)),
+    return RequestContext.run({ correlationId: envelope.correlationId, causationId: envelope.id }, () =>
+      inSpan(this.tracer, `${envelope.type} process`, span, (s) => this.deliver(msg, binding, envelope, body, started, s)),
     );
   }
 
-  private async deliver(ch: Channel, msg: ConsumeMessage, binding: EventHandlerBinding, envelope: EventEnvelope, started: bigint, span?: Span): Promise<void> {
+  private async deliver(
+    msg: ConsumeMessage,
+    binding: EventHandlerBinding,
+    envelope: EventEnvelope,
+    body: () => Buffer,
+    started: bigint,
+    span?: Span,
+  ): Promise<Outcome> {
     try {
       const payload = binding.event.schema.parse(envelope.payload);
       const applied = await this.apply(binding, envelope, payload);
@@ -203,21 +284,20 @@ export class EventConsumer {
       this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: applied ? 'applied' : 'duplicate' });
       this.opts.metrics?.handling.observe({ event: envelope.type }, secondsSince(started));
       span?.setAttribute('inbox.duplicate', !applied);
-      this.settle(ch, msg, 'ack');
       // Per delivery at debug: a line per event cost more than the inbox write in a burst of
       // postbacks (bench/postbacks.bench.mjs); counts and timings are in event_consumer_* metrics.
       if (applied) this.log.debug(`applied ${envelope.type} ${envelope.id}`);
       else this.log.debug(`skipped ${envelope.type} ${envelope.id}: already applied`);
+      return { done: true };
     } catch (err) {
       this.stats.failed++;
       this.opts.metrics?.deliveries.inc({ event: envelope.type, outcome: 'failed' });
       failed(span, err);
       // The quorum queue counts returns; past the limit it moves the message to the DLQ.
       const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
-      const fate = returns >= this.opts.deliveryLimit ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
+      const fate = this.atLimit(msg) ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
       this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
-      if (returns >= this.opts.deliveryLimit) this.deadLetter(ch, msg, 'handler_failed', (err as Error).message);
-      else this.settle(ch, msg, 'retry');
+      return { done: false, reason: 'handler_failed', error: (err as Error).message, body, envelope };
     }
   }
 
@@ -225,7 +305,8 @@ export class EventConsumer {
   private apply(binding: EventHandlerBinding, envelope: EventEnvelope, payload: unknown): Promise<boolean> {
     const { handler } = binding;
     const applyAll = this.inbox.applyAll?.bind(this.inbox);
-    if (!handler.handleAll || !applyAll) return this.inbox.apply(this.opts.consumer, envelope, (tx) => handler.handle(payload, tx, envelope));
+    if (!handler.handleAll || !applyAll)
+      return this.inbox.apply(this.opts.consumer, envelope, (tx) => handler.handle(payload, tx, envelope));
     let group = this.groups.get(binding.event.routingKey);
     if (!group) {
       group = new GroupCommit<{ envelope: EventEnvelope; payload: unknown }, boolean>(
@@ -233,7 +314,11 @@ export class EventConsumer {
           applyAll(
             this.opts.consumer,
             items.map((i) => i.envelope),
-            (tx, fresh) => handler.handleAll!(items.filter((i) => fresh.includes(i.envelope)), tx),
+            (tx, fresh) =>
+              handler.handleAll!(
+                items.filter((i) => fresh.includes(i.envelope)),
+                tx,
+              ),
           ),
         // A group is at most what the prefetch lets in; two groups overlap (one commits while the next forms).
         { maxBatch: this.prefetch, concurrency: 2 },
@@ -264,7 +349,45 @@ export class EventConsumer {
         headers: deadLetterHeaders(msg, { reason, error, deliveries: returns + 1, consumer: this.opts.consumer }),
       });
     } catch (err) {
-      this.log.warn(`could not move message ${msg.properties.messageId ?? msg.fields.deliveryTag} to ${this.deadLetterQueue} (${(err as Error).message}); the broker dead-letters it`);
+      this.log.warn(
+        `could not move message ${msg.properties.messageId ?? msg.fields.deliveryTag} to ${this.deadLetterQueue} (${(err as Error).message}); the broker dead-letters it`,
+      );
+      this.settle(ch, msg, 'dead-letter');
+      return;
+    }
+    this.settle(ch, msg, 'ack');
+  }
+
+  /**
+   * The events of a batch that will not be applied, each to the dead-letter queue as a message of
+   * its own (its envelope, its id and type, the batch's headers with why), then the batch is acked:
+   * the others were applied. Sent before the ack, as in `deadLetter`; if a send fails, the batch is
+   * nacked and the broker dead-letters it whole (the reader still shows and replays each event).
+   */
+  private deadLetterEach(ch: Channel, msg: ConsumeMessage, failures: Array<Extract<Outcome, { done: false }>>): void {
+    if (this.closedChannels.has(ch)) {
+      this.settlementLost(msg, 'dead-letter', 'the channel closed');
+      return;
+    }
+    const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
+    try {
+      for (const f of failures) {
+        const headers = deadLetterHeaders(msg, { reason: f.reason, error: f.error, deliveries: returns + 1, consumer: this.opts.consumer });
+        delete headers[EVENT_BATCH.countHeader];
+        ch.sendToQueue(this.deadLetterQueue, f.body(), {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: f.envelope?.id,
+          type: f.envelope?.type ?? msg.properties.type,
+          correlationId: f.envelope?.correlationId,
+          timestamp: msg.properties.timestamp,
+          headers,
+        });
+      }
+    } catch (err) {
+      this.log.warn(
+        `could not move events of batch ${msg.properties.messageId ?? msg.fields.deliveryTag} to ${this.deadLetterQueue} (${(err as Error).message}); the broker dead-letters it`,
+      );
       this.settle(ch, msg, 'dead-letter');
       return;
     }
@@ -290,6 +413,27 @@ export class EventConsumer {
 
   private settlementLost(msg: ConsumeMessage, how: Settlement, why: string): void {
     this.stats.settlementsLost++;
-    this.log.warn(`could not ${how} message ${msg.properties.messageId ?? msg.fields.deliveryTag} on ${this.queue} (${why}); the broker delivers it again`);
+    this.log.warn(
+      `could not ${how} message ${msg.properties.messageId ?? msg.fields.deliveryTag} on ${this.queue} (${why}); the broker delivers it again`,
+    );
   }
+}
+
+/** A message body that is not JSON, carried to `process` so that it is reported as any unreadable event. */
+class Unreadable {
+  constructor(readonly message: string) {}
+}
+
+/** `work` over `items`, at most `limit` at a time, answers in order. */
+async function mapLimited<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }

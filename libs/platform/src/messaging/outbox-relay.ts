@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { PlatformMetrics } from '../observability/platform-metrics';
 import { contextFrom, failed, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
+import { EVENT_BATCH } from './event-batch';
 import { OutboxWaker } from './unit-of-work';
 
 export interface OutboxRelayOptions {
@@ -186,49 +187,69 @@ export class OutboxRelay implements OutboxWaker {
     return this.dataSource.transaction(async (m) => {
       const rows: OutboxRow[] = await m.query(CLAIM_DUE_EVENTS_SQL, [this.opts.batchSize ?? 100]);
       if (rows.length === 0) return 0;
-      await Promise.all(rows.map((row) => this.publish(row)));
-      const unroutable = rows.filter((r) => this.returned.delete(r.id)).map((r) => r.id);
-      const routed = rows.filter((r) => !unroutable.includes(r.id));
+      // One AMQP message per routing key in this pass (src/messaging/event-batch.ts says why).
+      // Order across routing keys was never promised: consumers apply up to their prefetch at once.
+      const bodies = new Map(rows.map((r) => [r, JSON.stringify(r.envelope)]));
+      const messages = EVENT_BATCH.pack(rows, (r) => r.routing_key, (r) => Buffer.byteLength(bodies.get(r)!));
+      await Promise.all(messages.map((group) => this.publish(group, bodies)));
+      // A returned message is unroutable as a whole: all its rows share the routing key.
+      const unroutable = new Set(messages.filter((group) => this.returned.delete(group[0].id)).flat());
+      const routed = rows.filter((r) => !unroutable.has(r));
       const published = routed.map((r) => r.id);
       for (const r of routed) this.opts.metrics?.published.inc({ event: r.routing_key });
       if (published.length > 0) {
         await m.query('UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1)', [published]);
       }
-      if (unroutable.length > 0) await this.backOffOrPark(m, rows.filter((r) => unroutable.includes(r.id)));
+      if (unroutable.size > 0) await this.backOffOrPark(m, [...unroutable]);
       return published.length;
     });
   }
 
   /**
-   * Publishes one event with its stored headers. When traced, the publish is a producer span in
-   * the trace the event was announced in, and the consumers continue from that span.
+   * Publishes events of one routing key as one message, with publisher confirms: a single event
+   * exactly as it always was (its envelope as the body, its stored headers), several as a batch
+   * (EVENT_BATCH). The broker's message id is the first event's id; a `return` names that, and
+   * the whole message is then unroutable.
+   *
+   * When traced, each event's publish is a producer span in the trace it was announced in. A
+   * message has one set of headers, so a batch carries the first event's stored headers and
+   * trace context: consumers continue the first event's trace, and the others' traces end at
+   * their publish span. Untraced (the default), no event has headers to lose.
    */
-  private async publish(row: OutboxRow): Promise<void> {
-    const parent = tracingEnabled() && row.headers ? contextFrom(row.headers) : undefined;
-    const traced =
-      parent &&
-      this.tracer.startSpan(
-        `${row.routing_key} publish`,
-        { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.opts.exchange, 'messaging.message.id': row.id, correlation_id: row.envelope.correlationId } },
-        parent,
-      );
-    const headers = traced ? { ...row.headers, ...traceHeaders(trace.setSpan(parent, traced)) } : (row.headers ?? undefined);
+  private async publish(rows: OutboxRow[], bodies: Map<OutboxRow, string>): Promise<void> {
+    const first = rows[0];
+    const spans = rows.map((row) => {
+      const parent = tracingEnabled() && row.headers ? contextFrom(row.headers) : undefined;
+      const span =
+        parent &&
+        this.tracer.startSpan(
+          `${row.routing_key} publish`,
+          { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.opts.exchange, 'messaging.message.id': row.id, correlation_id: row.envelope.correlationId, 'messaging.batch.message_count': rows.length } },
+          parent,
+        );
+      return span ? { parent: parent!, span } : undefined;
+    });
+    const traced = spans[0];
+    const stored = traced ? { ...first.headers, ...traceHeaders(trace.setSpan(traced.parent, traced.span)) } : (first.headers ?? undefined);
+    const batched = rows.length > 1;
+    const body = batched ? `[${rows.map((r) => bodies.get(r)!).join(',')}]` : bodies.get(first)!;
     try {
-      await this.channel.publish(this.opts.exchange, row.routing_key, Buffer.from(JSON.stringify(row.envelope)), {
+      await this.channel.publish(this.opts.exchange, first.routing_key, Buffer.from(body), {
         persistent: true,
         mandatory: true,
-        contentType: 'application/json',
-        messageId: row.id,
-        type: row.envelope.type,
-        correlationId: row.envelope.correlationId,
+        contentType: batched ? EVENT_BATCH.contentType : 'application/json',
+        messageId: first.id,
+        type: first.envelope.type,
+        // A batch's events have correlation ids of their own, in their envelopes.
+        correlationId: batched ? undefined : first.envelope.correlationId,
         timestamp: Math.floor(Date.now() / 1000),
-        headers,
+        headers: batched ? { ...stored, [EVENT_BATCH.countHeader]: rows.length } : stored,
       });
     } catch (err) {
-      failed(traced, err);
+      for (const s of spans) failed(s?.span, err);
       throw err;
     } finally {
-      traced?.end();
+      for (const s of spans) s?.span.end();
     }
   }
 
