@@ -77,6 +77,12 @@ describe('event batches on the real broker', () => {
     for (let m = await ch.get(probe, { noAck: true }); m; m = await ch.get(probe, { noAck: true })) msgs.push(m);
     return msgs;
   };
+  /** The next message on `queue` (the test has just waited for it to be there). */
+  const takeOne = async (queue: string): Promise<amqplib.GetMessage> => {
+    const m = await ch.get(queue, { noAck: true });
+    if (!m) throw new Error(`no message on ${queue}`);
+    return m;
+  };
   const dlqCount = async (consumer: string) => (await ch.checkQueue(deadLetterQueueName(names, consumer))).messageCount;
 
   beforeAll(async () => {
@@ -185,7 +191,7 @@ describe('event batches on the real broker', () => {
       expect(await scores(c, good)).toBe(4);
       expect(await inbox(c, good)).toBe(4);
       expect(await inbox(c, [poison.id])).toBe(0);
-      const dead = (await ch.get(deadLetterQueueName(names, c), { noAck: true }))!;
+      const dead = await takeOne(deadLetterQueueName(names, c));
       expect(EVENT_BATCH.is(dead.properties)).toBe(false);
       expect(JSON.parse(dead.content.toString())).toEqual(JSON.parse(JSON.stringify(poison)));
       expect(dead.properties.messageId).toBe(poison.id);
@@ -236,7 +242,7 @@ describe('event batches on the real broker', () => {
     });
     await ch.waitForConfirms();
     await waitFor(async () => (await dlqCount('single')) === before + 1, { what: 'the unreadable batch dead-lettered' });
-    const dead = (await ch.get(deadLetterQueueName(names, 'single'), { noAck: true }))!;
+    const dead = await takeOne(deadLetterQueueName(names, 'single'));
     expect(dead.content.toString()).toBe('[{"id": not json');
     expect(dead.properties.headers?.[DEAD_LETTER_HEADERS.reason]).toBe('unreadable');
     await probed();
