@@ -77,8 +77,10 @@ function RootLayout() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
+  // One element (laid out as its children: .app-shell is display: contents), so that the routes can
+  // be hydrated in a step of their own (HydrateLater in Root.tsx keeps one DOM node while it waits).
   return (
-    <>
+    <div className="app-shell">
       <a className="skip-link" href="#main">
         {t('common.skipToContent')}
       </a>
@@ -93,6 +95,6 @@ function RootLayout() {
           <LiveUpdates userId={user.id} />
         </Suspense>
       )}
-    </>
+    </div>
   );
 }

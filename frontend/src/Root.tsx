@@ -1,8 +1,9 @@
-import { StrictMode, Suspense, type ComponentType, type ReactNode } from 'react';
+import { StrictMode, type ComponentType, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AppRoutes } from './App';
 import { AuthProvider } from './auth/AuthProvider';
+import { HydrateLater } from './lib/hydrateLater';
 import { FullPageSpinner, ToastProvider } from './ui';
 
 /** Toasts need their labels translated, so they sit inside the i18n Suspense boundary. */
@@ -25,14 +26,17 @@ export function Root({ queryClient, Router }: { queryClient: QueryClient; Router
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <Router>
-          {/* Waits for the active locale's chunk. */}
-          <Suspense fallback={<FullPageSpinner />}>
+          {/* Waits for the active locale's chunk. A pre-rendered page hydrates in steps (HydrateLater):
+              the providers here, then the texts and the session, then the routes, then the page. */}
+          <HydrateLater id="app" fallback={<FullPageSpinner />}>
             <TranslatedToasts>
               <AuthProvider>
-                <AppRoutes />
+                <HydrateLater id="routes" fallback={<FullPageSpinner />}>
+                  <AppRoutes />
+                </HydrateLater>
               </AuthProvider>
             </TranslatedToasts>
-          </Suspense>
+          </HydrateLater>
         </Router>
       </QueryClientProvider>
     </StrictMode>

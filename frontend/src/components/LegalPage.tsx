@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BRAND_NAME } from '../brand';
 import { formatDate } from '../lib/format';
+import { HydrateLater } from '../lib/hydrateLater';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { Card, PageHeader } from '../ui';
 
@@ -33,15 +34,18 @@ export function LegalPage({ base, sections }: LegalPageProps) {
       <PageHeader title={title} subtitle={t('legal.effectiveDate', { date: formatDate(EFFECTIVE_DATE, i18n.language) })} back={{ onClick: goBack, label: t('common.back') }} />
       <Card as="article" aria-label={title}>
         <p className="legal__intro">{t(`${base}.intro`, vars)}</p>
+        {/* Each section hydrates in a step of its own on the pre-rendered page (HydrateLater). */}
         {sections.map((section, index) => (
-          <section key={section.id} className="legal__section" aria-labelledby={`legal-${section.id}`}>
-            <h2 id={`legal-${section.id}`} className="legal__heading">
-              {index + 1}. {t(`${base}.sections.${section.id}.title`)}
-            </h2>
-            {Array.from({ length: section.paragraphs }, (_, i) => (
-              <p key={i}>{t(`${base}.sections.${section.id}.p${i + 1}`, vars)}</p>
-            ))}
-          </section>
+          <HydrateLater key={section.id} id={`legal-${section.id}`}>
+            <section className="legal__section" aria-labelledby={`legal-${section.id}`}>
+              <h2 id={`legal-${section.id}`} className="legal__heading">
+                {index + 1}. {t(`${base}.sections.${section.id}.title`)}
+              </h2>
+              {Array.from({ length: section.paragraphs }, (_, i) => (
+                <p key={i}>{t(`${base}.sections.${section.id}.p${i + 1}`, vars)}</p>
+              ))}
+            </section>
+          </HydrateLater>
         ))}
       </Card>
     </main>
