@@ -27,11 +27,20 @@ class ScoresTable1732069000003 implements MigrationInterface {
   }
 }
 
-/** One event at a time; n = -1 always fails. */
+/** One event at a time; n = -1 always fails; n >= 1000 takes 20 ms, and how many such run at once is kept. */
 class RecordScore implements EventHandler<typeof Scored> {
+  static slow = { running: 0, most: 0 };
+
   async handle(payload: { n: number }, tx: Tx, envelope: EventEnvelope) {
     if (payload.n === -1) throw new Error('poison score');
-    await tx.manager.query('INSERT INTO scores VALUES ($1, $2, txid_current())', [envelope.id, payload.n]);
+    const slow = payload.n >= 1000 && this.constructor === RecordScore;
+    if (slow) RecordScore.slow.most = Math.max(RecordScore.slow.most, ++RecordScore.slow.running);
+    try {
+      if (slow) await tx.manager.query('SELECT pg_sleep(0.02)');
+      await tx.manager.query('INSERT INTO scores VALUES ($1, $2, txid_current())', [envelope.id, payload.n]);
+    } finally {
+      if (slow) RecordScore.slow.running--;
+    }
   }
 }
 
@@ -154,6 +163,19 @@ describe('event batches on the real broker', () => {
       [ids],
     );
     expect(transactions).toBeLessThan(50);
+  });
+
+  it('applies no more events at once than its prefetch, however many batches it holds', async () => {
+    RecordScore.slow.most = 0;
+    const ids: string[] = [];
+    for (const pass of [0, 1, 2]) {
+      ids.push(...(await publishAll(Array.from({ length: 12 }, (_, i) => 1000 + pass * 12 + i))).map((e) => e.id));
+      await relay.drain();
+    }
+    expect(await probed()).toHaveLength(3);
+    await waitFor(async () => (await scores('single', ids)) === 36, { what: 'the three batches applied' });
+    // 'single' has a prefetch of 4: it holds the three messages at once, and still runs 4 events at most.
+    expect(RecordScore.slow.most).toBe(4);
   });
 
   it('applies nothing again when the same batch message comes again', async () => {

@@ -65,6 +65,12 @@ export class EventConsumer {
   private readonly handlers = new Map<string, EventHandlerBinding>();
   /** Group commits of the handlers that apply several deliveries at once (handleAll), by event. */
   private readonly groups = new Map<string, GroupCommit<{ envelope: EventEnvelope; payload: unknown }, boolean>>();
+  /**
+   * Events being applied at once, whether they came alone or in batches: at most the prefetch, the
+   * bound the broker set before batches (a message was an event), so a batch does not multiply the
+   * transactions waiting on the database pool. Made on first use: the prefetch follows the handlers.
+   */
+  private slots?: Slots;
   private channel?: ChannelWrapper;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closedChannels = new WeakSet<Channel>();
@@ -90,6 +96,10 @@ export class EventConsumer {
       if (taken) throw new Error(`${b.event.routingKey} has two handlers: ${taken.name} and ${b.name}`);
       this.handlers.set(b.event.routingKey, b);
     }
+  }
+
+  private get inHand(): Slots {
+    return (this.slots ??= new Slots(this.prefetch));
   }
 
   /** Unacknowledged deliveries the broker lets this consumer hold. */
@@ -180,7 +190,7 @@ export class EventConsumer {
     } catch (err) {
       raw = new Unreadable((err as Error).message);
     }
-    const outcome = await this.process(msg, raw, () => msg.content, true);
+    const outcome = await this.inHand.run(() => this.process(msg, raw, () => msg.content, true));
     if (outcome.done) this.settle(ch, msg, 'ack');
     else if (outcome.reason === 'unreadable' || this.atLimit(msg)) this.deadLetter(ch, msg, outcome.reason, outcome.error);
     else this.settle(ch, msg, 'retry');
@@ -208,8 +218,8 @@ export class EventConsumer {
     }
     this.stats.received += elements.length;
     // Only the first event's trace came with the message (see OutboxRelay.publish).
-    const outcomes = await mapLimited(elements, this.prefetch, (raw, i) =>
-      this.process(msg, raw, () => Buffer.from(JSON.stringify(raw)), i === 0),
+    const outcomes = await Promise.all(
+      elements.map((raw, i) => this.inHand.run(() => this.process(msg, raw, () => Buffer.from(JSON.stringify(raw)), i === 0))),
     );
     const failures = outcomes.filter((o): o is Extract<Outcome, { done: false }> => !o.done);
     if (failures.length === 0) {
@@ -424,16 +434,28 @@ class Unreadable {
   constructor(readonly message: string) {}
 }
 
-/** `work` over `items`, at most `limit` at a time, answers in order. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i], i);
+/**
+ * Runs at most `size` pieces of work at once; the others wait their turn, in order. Written here
+ * because it is a dozen lines and the usual package for it (p-limit) is ESM-only, which the
+ * services' CommonJS build cannot require.
+ */
+class Slots {
+  private readonly waiting: Array<() => void> = [];
+  private free: number;
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<R>(work: () => Promise<R>): Promise<R> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
+  }
 }
