@@ -1,17 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
 import Stripe from 'stripe';
 import { STRIPE_SANDBOX_WEBHOOK_SECRET, type CreateEsimPaymentResponse } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { signUp } from '../support/accounts';
 import { startSystem, System } from '../support/system';
-import { createPayment, paymentsDb, payWithVisa, stripeEventsApplied, webhooksDb } from './purchases-support';
-
-interface Delivery {
-  signature: string;
-  payload: string;
-}
+import { catchStripeWebhooks, createPayment, paymentsDb, payWithVisa, stripeEventsApplied, webhooksDb, type StripeDelivery } from './purchases-support';
 
 /**
  * Payments goes down while Stripe delivers its webhooks: the ingestion service verifies, records
@@ -22,23 +15,13 @@ interface Delivery {
  */
 describe('Stripe webhooks while payments is down', () => {
   let sys: System;
-  let hook: Server;
+  let hook: Awaited<ReturnType<typeof catchStripeWebhooks>>;
   let db: Client;
   let wh: Client;
-  const caught: Delivery[] = [];
 
   beforeAll(async () => {
-    hook = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        caught.push({ signature: String(req.headers['stripe-signature']), payload: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-      });
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    const webhookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { STRIPE_WEBHOOK_URL: webhookUrl } });
+    hook = await catchStripeWebhooks();
+    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { STRIPE_WEBHOOK_URL: hook.url } });
     db = await paymentsDb(sys);
     wh = await webhooksDb(sys);
   });
@@ -46,14 +29,14 @@ describe('Stripe webhooks while payments is down', () => {
     await db?.end();
     await wh?.end();
     await sys?.stop();
-    await new Promise((resolve) => hook?.close(resolve));
+    await hook?.close();
   });
 
   /** Posts a caught delivery to the public endpoint byte for byte, as Stripe (re)sends it. */
-  const deliver = async (d: Delivery) => {
+  const deliver = async (d: StripeDelivery) => {
     const res = await fetch(`${sys.url}/webhooks/stripe`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': d.signature },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': d.signature ?? '' },
       body: d.payload,
     });
     return { status: res.status, body: await res.json() };
@@ -74,11 +57,11 @@ describe('Stripe webhooks while payments is down', () => {
       expect((await payWithVisa(sys, payment)).status).toBe(200);
       payments.push(payment);
     }
-    const succeeded = (d: Delivery) => Stripe.webhooks.constructEvent(d.payload, d.signature, STRIPE_SANDBOX_WEBHOOK_SECRET);
+    const succeeded = (d: StripeDelivery) => Stripe.webhooks.constructEvent(d.payload, d.signature ?? '', STRIPE_SANDBOX_WEBHOOK_SECRET);
     const deliveries = await waitFor(
       () => {
-        const found = payments.map((p) => caught.find((d) => succeeded(d).type === 'payment_intent.succeeded' && (succeeded(d).data.object as Stripe.PaymentIntent).id === p.paymentIntentId));
-        return found.every(Boolean) ? (found as Delivery[]) : null;
+        const found = payments.map((p) => hook.deliveries.find((d) => succeeded(d).type === 'payment_intent.succeeded' && (succeeded(d).data.object as Stripe.PaymentIntent).id === p.paymentIntentId));
+        return found.every(Boolean) ? (found as StripeDelivery[]) : null;
       },
       { what: 'the three payment_intent.succeeded events' },
     );

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
@@ -130,4 +131,32 @@ export async function stripeRefusalsRecorded(sys: System, timeoutMs = 20_000): P
   await stripeEventsApplied(sys, timeoutMs);
   const [webhooks, payments] = [sys.apps.webhooks!.get(DataSource), sys.apps.payments!.get(DataSource)];
   await allConsumed(payments, webhooks, StripeEventRefused.routingKey, 'the ingestion service to record every refusal payments reported', timeoutMs);
+}
+
+/** A webhook delivery as Stripe (here its emulator) sent it: the signature header and the raw body. */
+export interface StripeDelivery {
+  signature: string | undefined;
+  payload: string;
+}
+
+/**
+ * A local endpoint to set as STRIPE_WEBHOOK_URL: answers every delivery 200, as a reachable
+ * webhook address does, and keeps it in `deliveries` in the order it came.
+ */
+export async function catchStripeWebhooks(): Promise<{ url: string; deliveries: StripeDelivery[]; close(): Promise<void> }> {
+  const deliveries: StripeDelivery[] = [];
+  const hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ signature: req.headers['stripe-signature'] as string | undefined, payload: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+    deliveries,
+    close: () => new Promise<void>((resolve) => hook.close(() => resolve())),
+  };
 }

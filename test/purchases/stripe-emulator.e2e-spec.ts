@@ -1,16 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { STRIPE_SANDBOX_WEBHOOK_SECRET } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { SANDBOX_PUBLISHABLE_KEY, SANDBOX_SECRET_KEY } from '../../services/payments/src/stripe/stripe-settings';
 import { startSystem, System } from '../support/system';
-import { browserConfirm, formEncode, portOf, serverStripe } from './purchases-support';
+import { browserConfirm, catchStripeWebhooks, formEncode, portOf, serverStripe } from './purchases-support';
 
-interface Delivery {
-  signature: string | undefined;
-  payload: string;
-}
 
 /**
  * The Stripe emulator on its own: the official SDK against the payments service's port (as the
@@ -20,26 +14,16 @@ interface Delivery {
 describe('Stripe emulator', () => {
   let sys: System;
   let stripe: Stripe;
-  let hook: Server;
-  const deliveries: Delivery[] = [];
+  let hook: Awaited<ReturnType<typeof catchStripeWebhooks>>;
 
   beforeAll(async () => {
-    hook = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        deliveries.push({ signature: req.headers['stripe-signature'] as string | undefined, payload: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-      });
-    });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    const webhookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    sys = await startSystem({ services: ['payments'], env: { STRIPE_WEBHOOK_URL: webhookUrl } });
+    hook = await catchStripeWebhooks();
+    sys = await startSystem({ services: ['payments'], env: { STRIPE_WEBHOOK_URL: hook.url } });
     stripe = serverStripe(sys);
   });
   afterAll(async () => {
     await sys?.stop();
-    await new Promise((resolve) => hook?.close(resolve));
+    await hook?.close();
   });
 
   const newIntent = (amount = 499, metadata: Record<string, string> = { purchaseId: 'p-1' }) =>
@@ -50,7 +34,7 @@ describe('Stripe emulator', () => {
   });
   /** The verified events delivered about one intent, in order. */
   const eventsAbout = (id: string) =>
-    deliveries
+    hook.deliveries
       .map((d) => Stripe.webhooks.constructEvent(d.payload, d.signature ?? '', STRIPE_SANDBOX_WEBHOOK_SECRET))
       .filter((e) => (e.data.object as { id?: string; payment_intent?: string }).id === id || (e.data.object as { payment_intent?: string }).payment_intent === id);
 
@@ -195,7 +179,7 @@ describe('Stripe emulator', () => {
     expect(events[1].data.object).toMatchObject({ id: pi.id, amount: 1099, status: 'succeeded', metadata: { purchaseId: 'p-1' } });
     expect(events[0].data.object).toMatchObject({ last_payment_error: { code: 'card_declined', decline_code: 'generic_decline' } });
     // A header that does not verify with the endpoint's secret is what our endpoint refuses.
-    const delivery = deliveries.find((d) => d.payload.includes(events[1].id))!;
+    const delivery = hook.deliveries.find((d) => d.payload.includes(events[1].id))!;
     expect(() => Stripe.webhooks.constructEvent(delivery.payload, delivery.signature!, 'whsec_other')).toThrow(/signature/i);
     expect((await stripe.events.retrieve(events[1].id)).id).toBe(events[1].id);
   });
