@@ -13,20 +13,29 @@ export class Tx {
   constructor(readonly manager: EntityManager) {}
 
   publish<D extends EventDefinition>(def: D, payload: EventPayload<D>): EventEnvelope<EventPayload<D>> {
-    const ctx = RequestContext.current();
-    const envelope: EventEnvelope<EventPayload<D>> = {
-      id: randomUUID(),
-      type: def.routingKey,
-      occurredAt: new Date().toISOString(),
-      correlationId: ctx?.correlationId ?? randomUUID(),
-      causationId: ctx?.causationId ?? null,
-      payload: def.schema.parse(payload) as EventPayload<D>,
-    };
+    const { envelope, headers } = newEnvelope(def, payload);
     this.staged.push(envelope);
-    const headers = traceHeaders();
     if (headers) this.headers.set(envelope.id, headers);
     return envelope;
   }
+}
+
+/**
+ * An event as the outbox stores it: its envelope (the payload checked against the contract) and
+ * the trace context it was announced in, if traced. Tx.publish stages these; a write that is one
+ * statement of its own inserts them itself (UnitOfWork.outboxWritten).
+ */
+export function newEnvelope<D extends EventDefinition>(def: D, payload: EventPayload<D>): { envelope: EventEnvelope<EventPayload<D>>; headers?: TraceHeaders } {
+  const ctx = RequestContext.current();
+  const envelope: EventEnvelope<EventPayload<D>> = {
+    id: randomUUID(),
+    type: def.routingKey,
+    occurredAt: new Date().toISOString(),
+    correlationId: ctx?.correlationId ?? randomUUID(),
+    causationId: ctx?.causationId ?? null,
+    payload: def.schema.parse(payload) as EventPayload<D>,
+  };
+  return { envelope, headers: traceHeaders() };
 }
 
 export interface OutboxWaker {
@@ -51,6 +60,15 @@ export class UnitOfWork {
     });
     if (staged > 0) this.relay.wake();
     return result;
+  }
+
+  /**
+   * For a write that is one statement of its own, inserting its events (newEnvelope) into
+   * outbox_events in that same statement, so they commit or vanish with it: call once it has
+   * committed, so the relay publishes them now instead of at its next poll.
+   */
+  outboxWritten(): void {
+    this.relay.wake();
   }
 }
 

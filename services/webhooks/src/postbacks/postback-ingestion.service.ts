@@ -1,14 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { OfferwallPostbackAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
-import { CONFIG, Counter, GroupCommit, Metrics, Tx, UnitOfWork } from '@esim/platform';
+import { CONFIG, Counter, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
-import { RegisteredUsers } from '../users/registered-users.service';
 import { answerFor } from './postback-answer';
 import { PostbackDelivery } from './postback-delivery';
 import { PostbackFacts } from './providers/offerwall-provider';
 import { collectParams, PostbackFormatError, PostbackParams } from './providers/postback-params';
-import { AcceptedRecord, DeliveryRecord, WebhookTransactions } from './webhook-transactions.service';
+import { BatchDelivery, DeliveryRecord, WebhookTransactions } from './webhook-transactions.service';
 
 /** A delivery after the checks that need nothing but itself. */
 type Examined =
@@ -17,25 +18,25 @@ type Examined =
   /** Verified and readable: accepted unless the user is unknown, the transaction taken, or a reversal's credit missing. */
   | { record: Omit<DeliveryRecord, 'status'>; facts: PostbackFacts & { userId: string } };
 
-/** Deliveries written in one transaction at most; more wait for the next one. */
+/** Deliveries written in one statement at most; more wait for the next one. */
 const MAX_BATCH = 500;
-/** Transactions writing deliveries at once (of the pool's DB_POOL_SIZE connections). */
+/** Statements writing deliveries at once (of the pool's DB_POOL_SIZE connections). */
 const CONCURRENT_BATCHES = 4;
 
 /**
  * Every offer-wall callback goes through here: wall enabled, source IP, signature, format, amount,
  * registered user, replay. An accepted credit or reversal is recorded and announced
- * (OfferwallPostbackAccepted, through the outbox) in one transaction before the provider is
+ * (OfferwallPostbackAccepted, through the outbox) in one statement before the provider is
  * answered; rewards applies it to the ledger later, exactly once. Every other delivery is recorded
  * too, with its outcome. Nothing here touches the ledger, and no answer waits for another service.
  *
- * Deliveries that arrive together share one transaction (GroupCommit): a burst from a provider
- * costs a few commits, not one each.
+ * Deliveries that arrive together share one statement and its commit (GroupCommit): a burst from
+ * a provider costs a few round trips, not several each.
  */
 @Injectable()
 export class PostbackIngestion {
   private readonly log = new Logger('Postbacks');
-  private readonly writes = new GroupCommit<Examined, PostbackOutcome>((batch) => this.uow.run((tx) => this.write(tx, batch)), {
+  private readonly writes = new GroupCommit<Examined, PostbackOutcome>((batch) => this.write(batch), {
     maxBatch: MAX_BATCH,
     concurrency: CONCURRENT_BATCHES,
   });
@@ -43,9 +44,9 @@ export class PostbackIngestion {
   private readonly outcomes: Counter<'wall' | 'outcome'>;
 
   constructor(
+    private readonly db: DataSource,
     private readonly uow: UnitOfWork,
     private readonly settings: OfferwallSettings,
-    private readonly users: RegisteredUsers,
     private readonly transactions: WebhookTransactions,
     @Inject(CONFIG) private readonly config: WebhooksConfig,
     metrics: Metrics,
@@ -99,74 +100,42 @@ export class PostbackIngestion {
     }
   }
 
-  /** Decides and records a batch of deliveries in one transaction; answers each one's outcome. */
-  private async write(tx: Tx, batch: Examined[]): Promise<PostbackOutcome[]> {
-    const m = tx.manager;
-    const outcomes: PostbackOutcome[] = batch.map((e) => (e.facts ? 'accepted' : e.record.status));
-    const plain: DeliveryRecord[] = batch.flatMap((e) => (e.facts ? [] : [e.record]));
-    const conclude = (i: number, status: PostbackOutcome, why?: string) => {
-      if (why) this.log.warn(`${batch[i].record.delivery.provider} postback from ${batch[i].record.delivery.sourceIp} refused (${status}): ${why}`);
-      outcomes[i] = status;
-      plain.push({ ...batch[i].record, status });
-    };
-
-    const registered = await this.users.registeredAmong(
-      m,
-      batch.flatMap((e) => (e.facts ? [e.facts.userId] : [])),
-    );
-    const credits: number[] = [];
-    const reversals: number[] = [];
-    batch.forEach((e, i) => {
-      if (!e.facts) return;
-      if (!registered.has(e.facts.userId)) conclude(i, 'rejected_unknown_user', `no registered user ${e.facts.userId}`);
-      // A 0-point credit moves nothing; a reversal stating 0 still takes its whole credit back.
-      else if (e.facts.action === 'credit' && e.facts.points === 0) conclude(i, 'ignored');
-      else (e.facts.action === 'credit' ? credits : reversals).push(i);
-    });
-
-    // Credits first: a reversal in the same batch as its credit then finds it.
-    await this.accept(tx, batch, credits, conclude);
-    const creditedTo = await this.transactions.acceptedCredits(
-      m,
-      reversals.map((i) => ({ provider: batch[i].record.delivery.provider, transactionId: batch[i].facts!.creditTransactionId })),
-    );
-    const matched = reversals.filter((i) => {
-      const { facts, record } = batch[i];
-      // Never credited to this user (or not yet: a reversal may overtake its credit, and the provider retries it).
-      if (creditedTo.get(WebhookTransactions.creditKey(record.delivery.provider, facts!.creditTransactionId)) === facts!.userId) return true;
-      conclude(i, 'rejected_unknown_transaction');
-      return false;
-    });
-    await this.accept(tx, batch, matched, conclude);
-    await this.transactions.record(m, plain);
-    return outcomes;
-  }
-
-  /** Records accepted deliveries (a replay of an accepted transaction is a duplicate) and announces them. */
-  private async accept(tx: Tx, batch: Examined[], indexes: number[], conclude: (i: number, status: PostbackOutcome) => void): Promise<void> {
-    const records: AcceptedRecord[] = indexes.map((i) => {
-      const { record, facts } = batch[i];
-      // Recorded under the transaction it credits or takes back (a BitLabs reversal has an id of its
-      // own, kept in the raw payload): one accepted credit and one accepted reversal per transaction.
-      return { ...record, transactionId: facts!.creditTransactionId, userId: facts!.userId, action: facts!.action };
-    });
-    const ids = await this.transactions.accept(tx.manager, records);
+  /** Decides and records a batch of deliveries in one statement (WebhookTransactions.recordBatch); answers each one's outcome. */
+  private async write(batch: Examined[]): Promise<PostbackOutcome[]> {
     const acceptedAt = new Date().toISOString();
-    indexes.forEach((i, n) => {
-      const deliveryId = ids[n];
-      if (!deliveryId) return conclude(i, 'duplicate');
-      const facts = batch[i].facts!;
-      tx.publish(OfferwallPostbackAccepted, {
-        deliveryId,
-        provider: batch[i].record.delivery.provider,
-        action: facts.action,
-        transactionId: facts.transactionId,
+    const deliveries = batch.map((e): BatchDelivery => {
+      const id = randomUUID();
+      if (!e.facts) return { id, record: e.record, status: e.record.status };
+      const { facts } = e;
+      // A 0-point credit moves nothing; a reversal stating 0 still takes its whole credit back.
+      if (facts.action === 'credit' && facts.points === 0) return { id, record: e.record, intent: 'ignore' };
+      return {
+        id,
+        record: e.record,
+        intent: facts.action,
+        // Recorded under the transaction it credits or takes back (a BitLabs reversal has an id of its
+        // own, kept in the raw payload): one accepted credit and one accepted reversal per transaction.
         creditTransactionId: facts.creditTransactionId,
-        userId: facts.userId,
-        points: facts.points,
-        taskType: facts.taskType,
-        acceptedAt,
-      });
+        event: newEnvelope(OfferwallPostbackAccepted, {
+          deliveryId: id,
+          provider: e.record.delivery.provider,
+          action: facts.action,
+          transactionId: facts.transactionId,
+          creditTransactionId: facts.creditTransactionId,
+          userId: facts.userId,
+          points: facts.points,
+          taskType: facts.taskType,
+          acceptedAt,
+        }),
+      };
     });
+    const outcomes = await this.transactions.recordBatch(this.db, deliveries);
+    if (outcomes.includes('accepted')) this.uow.outboxWritten();
+    batch.forEach((e, i) => {
+      const { provider, sourceIp } = e.record.delivery;
+      if (outcomes[i] === 'rejected_unknown_user') this.log.warn(`${provider} postback from ${sourceIp} refused (rejected_unknown_user): no registered user ${e.facts?.userId}`);
+      if (outcomes[i] === 'rejected_unknown_transaction') this.log.warn(`${provider} postback from ${sourceIp} refused (rejected_unknown_transaction): no accepted credit ${e.facts?.creditTransactionId} to this user`);
+    });
+    return outcomes;
   }
 }

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import querystring from 'node:querystring';
 import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, UserRegistered, WebhooksRpc } from '@esim/contracts';
 import { asUser } from '@esim/testing';
+import { deliveryOf } from './postback-delivery';
+import { PostbackIngestion } from './postback-ingestion.service';
 import { OFFERWALL_PROVIDERS } from './providers';
 import { cpxResearch } from './providers/cpx-research';
 import { EmulatedPostback } from './providers/offerwall-provider';
@@ -274,6 +277,64 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
       await wh.publish(UserRegistered, { userId: early, email: 'e@example.test', name: 'E', locale: 'en', registeredAt: new Date().toISOString() }),
     );
     expect(await wh.call(signedPostbackUrl('lootably', postbackFor(early)))).toEqual({ status: 404, body: 'rejected_unknown_user' });
+  });
+
+  it('decides a burst that shares one statement as if each delivery came alone (replays, a reversal before its credit, refusals)', async () => {
+    const userId = await wh.registerUser();
+    const stranger = randomUUID();
+    const [first, second, third] = [postbackFor(userId), postbackFor(userId), postbackFor(userId)];
+    const zero = postbackFor(userId, 'credit', 0);
+    const badSignature = replaceParam(signedPostbackUrl('cpx', postbackFor(userId)), 'secure_hash', () => '0'.repeat(32));
+    const sent: Array<[string, string]> = [
+      ['first', signedPostbackUrl('cpx', first)],
+      ['first replayed', signedPostbackUrl('cpx', first)],
+      ['second', signedPostbackUrl('cpx', second)],
+      ['second reversed', signedPostbackUrl('cpx', { ...second, action: 'reverse' })],
+      // Submitted before its credit: the statement records credits first.
+      ['third reversed', signedPostbackUrl('cpx', { ...third, action: 'reverse' })],
+      ['third', signedPostbackUrl('cpx', third)],
+      ['first replayed again', signedPostbackUrl('cpx', first)],
+      ['zero', signedPostbackUrl('cpx', zero)],
+      ['stranger', signedPostbackUrl('cpx', postbackFor(stranger))],
+      ['bad signature', badSignature],
+    ];
+    const ingestion = wh.app.get(PostbackIngestion);
+    // Submitted in one turn of the event loop: one group commit, one statement.
+    const outcomes = await Promise.all(
+      sent.map(([, url]) => {
+        const target = url.slice(TEST_PUBLIC_URL.length);
+        return ingestion.ingest(
+          deliveryOf('cpx', {
+            method: 'GET',
+            fullUrl: url,
+            query: querystring.parse(target.slice(target.indexOf('?') + 1)) as Record<string, string>,
+            body: null,
+            rawHeaders: { 'user-agent': 'provider-test' },
+            sourceIp: '198.51.100.4',
+          }),
+        );
+      }),
+    );
+
+    expect(Object.fromEntries(sent.map(([name], i) => [name, outcomes[i].body]))).toEqual({
+      first: '1',
+      'first replayed': '1',
+      second: '1',
+      'second reversed': '1',
+      'third reversed': '1',
+      third: '1',
+      'first replayed again': '1',
+      zero: '1',
+      stranger: 'rejected_unknown_user',
+      'bad signature': 'rejected_signature',
+    });
+    expect(await statuses('cpx', first.transactionId)).toEqual(['accepted', 'duplicate', 'duplicate']);
+    expect(await statuses('cpx', second.transactionId)).toEqual(['accepted', 'accepted']);
+    expect(await statuses('cpx', zero.transactionId)).toEqual(['ignored']);
+    expect((await wh.accepted('cpx', first.transactionId)).map((e) => e.action)).toEqual(['credit']);
+    expect((await wh.accepted('cpx', third.transactionId)).map((e) => e.action)).toEqual(['credit', 'reverse']);
+    const [{ moments }] = await wh.db.query('SELECT count(DISTINCT created_at)::int AS moments FROM webhook_transactions WHERE user_id = $1', [userId]);
+    expect(moments).toBe(1);
   });
 
   it('records against the delivery what rewards could not apply', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
+import { DataSource, EntityManager } from 'typeorm';
+import type { EventEnvelope, OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
+import type { TraceHeaders } from '@esim/platform';
 import { PostbackDelivery } from './postback-delivery';
 import { WebhookTransaction } from './webhook-transaction.entity';
 
@@ -13,17 +14,9 @@ export interface DeliveryRecord {
   status: PostbackOutcome;
 }
 
-/** An accepted credit or reversal, recorded under the transaction it credits or takes back. */
-export interface AcceptedRecord extends Omit<DeliveryRecord, 'status' | 'transactionId' | 'userId'> {
-  transactionId: string;
-  userId: string;
-  action: 'credit' | 'reverse';
-}
-
 const INT_MAX = 2_147_483_647;
 /** Headers that are ours, not the provider's: never stored (the gateway does not forward them either). */
 const PRIVATE_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
-const key = (provider: string, transactionId: string | null, action: string | null) => `${provider}\u0000${transactionId}\u0000${action}`;
 
 /** Postgres text and jsonb cannot hold U+0000: a delivery carrying it is stored with U+FFFD instead. */
 function storable<T>(value: T): T {
@@ -34,100 +27,142 @@ function storable<T>(value: T): T {
   return value;
 }
 
-function row(r: Omit<DeliveryRecord, 'status'>, status: PostbackOutcome, action: WebhookTransaction['action']): Partial<WebhookTransaction> {
-  const { method, fullUrl, query, body, headers, sourceIp, provider } = r.delivery;
-  const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !PRIVATE_HEADERS.has(name)));
-  return {
-    provider,
-    transactionId: storable(r.transactionId),
-    action,
-    userId: r.userId,
-    status,
-    amountMb: r.amount !== null && Number.isSafeInteger(r.amount) && Math.abs(r.amount) <= INT_MAX ? r.amount : null,
-    rawPayload: storable({ method, url: fullUrl, query, body, headers: kept }),
-    sourceIp,
-  };
-}
+/** What a verified delivery for a user asks of the batch statement. */
+export type DeliveryIntent = 'credit' | 'reverse' | 'ignore';
 
-/** Columns of a batch of rows, in INSERT_ROWS' order: one array a column, one statement a batch. */
-function columns(rows: Array<Partial<WebhookTransaction>>): unknown[][] {
-  return [
-    rows.map((r) => r.provider),
-    rows.map((r) => r.transactionId),
-    rows.map((r) => r.action),
-    rows.map((r) => r.userId),
-    rows.map((r) => r.status),
-    rows.map((r) => r.amountMb),
-    rows.map((r) => JSON.stringify(r.rawPayload)),
-    rows.map((r) => r.sourceIp),
-  ];
+/** One delivery of a batch (RECORD_BATCH's input). */
+export interface BatchDelivery {
+  /** The delivery's row id, chosen here: an accepted one's event names it before the row exists. */
+  id: string;
+  record: Omit<DeliveryRecord, 'status'>;
+  /** A refused delivery's outcome (then no intent). */
+  status?: PostbackOutcome;
+  /** A verified credit or reversal (or a 0-point credit, `ignore`): accepted unless the statement finds otherwise. */
+  intent?: DeliveryIntent;
+  /** The transaction an accepted credit or reversal is recorded under (the one it credits or takes back). */
+  creditTransactionId?: string;
+  /** The event announcing it once accepted (newEnvelope), written to the outbox by the same statement. */
+  event?: { envelope: EventEnvelope; headers?: TraceHeaders };
 }
 
 /**
- * The insert of a batch of deliveries. Written as SQL over unnest'ed column arrays, not through the
- * entity's query builder: on the postback path (bench/postbacks.bench.mjs) TypeORM's per-row
- * parameter handling was a fifth of this service's time, while this statement costs the same for
- * one row or five hundred. The entity (webhook-transaction.entity.ts) stays the table's definition
- * and serves every other read and write.
+ * A whole batch of deliveries decided and recorded in ONE statement, committed on its own: the
+ * registered users, credits (a transaction accepted before, or earlier in the batch, is a
+ * duplicate: the partial unique index decides, also between concurrent batches), reversals of
+ * credits to the same user (accepted before, or in this batch), the accepted ones' events into
+ * the outbox, and every other delivery with its outcome. One round trip and one commit a batch:
+ * on the postback path (bench/postbacks.bench.mjs) a transaction of seven statements, each a
+ * round trip, and the escaping of their array parameters cost more than the rows themselves.
+ *
+ * Data-modifying CTEs all see the snapshot the statement started with, and each other only through
+ * RETURNING: a reversal finds a credit of the same batch in `credits`, not in the table. Accepted
+ * rows are inserted in key order, so concurrent batches take the unique index's locks in one
+ * order (no deadlock); the events are written credits first, the order rewards must see them in.
  */
-const INSERT_ROWS = `INSERT INTO webhook_transactions (provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::text[])`;
-/** The same for accepted deliveries, in the arrays' order; a transaction accepted before is skipped (the partial unique index). */
-const ACCEPT_ROWS = `INSERT INTO webhook_transactions (provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip)
-  SELECT provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::text[])
-         WITH ORDINALITY AS r(provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip, n)
-   ORDER BY n
-  ON CONFLICT DO NOTHING RETURNING id, provider, transaction_id, action`;
+const RECORD_BATCH = `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS r(
+    n int, id uuid, provider text, transaction_id text, credit_transaction_id text, user_id uuid, amount_mb int,
+    raw_payload jsonb, source_ip text, status text, intent text, event_id uuid, event_type text, envelope jsonb, headers jsonb)
+),
+registered AS (
+  SELECT user_id FROM registered_users
+   WHERE deleted_at IS NULL AND user_id IN (SELECT user_id FROM input WHERE intent IS NOT NULL)
+),
+credits AS (
+  INSERT INTO webhook_transactions (id, provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip)
+  SELECT id, provider, credit_transaction_id, 'credit', user_id, 'accepted', amount_mb, raw_payload, source_ip
+    FROM input WHERE intent = 'credit' AND user_id IN (SELECT user_id FROM registered)
+   ORDER BY provider, credit_transaction_id, n
+  ON CONFLICT DO NOTHING
+  RETURNING id, provider, transaction_id, user_id
+),
+reversible AS (
+  SELECT i.n FROM input i
+   WHERE i.intent = 'reverse' AND i.user_id IN (SELECT user_id FROM registered)
+     AND (EXISTS (SELECT 1 FROM webhook_transactions w
+                   WHERE w.provider = i.provider AND w.transaction_id = i.credit_transaction_id AND w.action = 'credit' AND w.user_id = i.user_id)
+          OR EXISTS (SELECT 1 FROM credits c WHERE c.provider = i.provider AND c.transaction_id = i.credit_transaction_id AND c.user_id = i.user_id))
+),
+reversals AS (
+  INSERT INTO webhook_transactions (id, provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip)
+  SELECT id, provider, credit_transaction_id, 'reverse', user_id, 'accepted', amount_mb, raw_payload, source_ip
+    FROM input WHERE n IN (SELECT n FROM reversible)
+   ORDER BY provider, credit_transaction_id, n
+  ON CONFLICT DO NOTHING
+  RETURNING id
+),
+accepted AS (SELECT id FROM credits UNION ALL SELECT id FROM reversals),
+outbox AS (
+  INSERT INTO outbox_events (id, routing_key, envelope, headers)
+  SELECT event_id, event_type, envelope, headers FROM input
+   WHERE id IN (SELECT id FROM accepted)
+   ORDER BY intent = 'reverse', n
+),
+decided AS (
+  SELECT i.*, CASE
+      WHEN i.intent IS NULL THEN i.status
+      WHEN i.id IN (SELECT id FROM accepted) THEN 'accepted'
+      WHEN i.user_id NOT IN (SELECT user_id FROM registered) THEN 'rejected_unknown_user'
+      WHEN i.intent = 'ignore' THEN 'ignored'
+      WHEN i.intent = 'reverse' AND i.n NOT IN (SELECT n FROM reversible) THEN 'rejected_unknown_transaction'
+      ELSE 'duplicate'
+    END AS outcome
+    FROM input i
+),
+others AS (
+  INSERT INTO webhook_transactions (id, provider, transaction_id, action, user_id, status, amount_mb, raw_payload, source_ip)
+  SELECT id, provider, transaction_id, NULL, user_id, outcome, amount_mb, raw_payload, source_ip FROM decided WHERE outcome <> 'accepted'
+)
+SELECT n, outcome FROM decided`;
+
+/** The batch as RECORD_BATCH's one JSON parameter: one JSON.stringify, no per-element array escaping. */
+function batchDocument(batch: readonly BatchDelivery[], clean: <T>(value: T) => T): string {
+  return JSON.stringify(
+    batch.map((b, n) => {
+      const { method, fullUrl, query, body, headers, sourceIp, provider } = b.record.delivery;
+      const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !PRIVATE_HEADERS.has(name)));
+      const amount = b.record.amount;
+      return {
+        n,
+        id: b.id,
+        provider,
+        transaction_id: clean(b.record.transactionId),
+        credit_transaction_id: b.creditTransactionId === undefined ? null : clean(b.creditTransactionId),
+        user_id: b.record.userId,
+        amount_mb: amount !== null && Number.isSafeInteger(amount) && Math.abs(amount) <= INT_MAX ? amount : null,
+        raw_payload: clean({ method, url: fullUrl, query, body, headers: kept }),
+        source_ip: clean(sourceIp),
+        status: b.status ?? null,
+        intent: b.intent ?? null,
+        event_id: b.event?.envelope.id ?? null,
+        event_type: b.event?.envelope.type ?? null,
+        envelope: b.event ? clean(b.event.envelope) : null,
+        headers: b.event?.headers ?? null,
+      };
+    }),
+  );
+}
 
 /** The webhook_transactions log: every delivery, whatever came of it. Each method writes many rows in one statement. */
 @Injectable()
 export class WebhookTransactions {
-  /** Records deliveries that are not handed to rewards. */
-  async record(m: EntityManager, records: DeliveryRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    await m.query(INSERT_ROWS, columns(records.map((r) => row(r, r.status, null))));
-  }
-
   /**
-   * Records accepted credits or reversals; answers each one's id, or null when its provider
-   * transaction was accepted before, or earlier in `records` (the partial unique index decides,
-   * also between concurrent transactions).
+   * Decides and records a batch of offer-wall deliveries in one statement (RECORD_BATCH), committed
+   * on its own; answers each delivery's outcome, in order. The accepted ones' events are in the
+   * outbox when this answers (then UnitOfWork.outboxWritten).
    */
-  async accept(m: EntityManager, records: AcceptedRecord[]): Promise<Array<string | null>> {
-    if (records.length === 0) return [];
-    // Inserted in key order: concurrent batches then take the unique index's locks in the same order (no deadlock).
-    const ordered = [...records].sort((a, b) => {
-      const [x, y] = [key(a.delivery.provider, a.transactionId, a.action), key(b.delivery.provider, b.transactionId, b.action)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-    const returned: Array<{ id: string; provider: string; transaction_id: string; action: string }> = await m.query(
-      ACCEPT_ROWS,
-      columns(ordered.map((r) => row(r, 'accepted', r.action))),
-    );
-    const inserted = new Map(returned.map((r) => [key(r.provider, r.transaction_id, r.action), r.id]));
-    return records.map((r) => {
-      const k = key(r.delivery.provider, storable(r.transactionId), r.action);
-      const id = inserted.get(k) ?? null;
-      inserted.delete(k); // the same transaction twice in one batch: the first one has it
-      return id;
-    });
-  }
-
-  /** The user each of these provider transactions was credited to (accepted credits only). */
-  async acceptedCredits(m: EntityManager, transactions: Array<{ provider: OfferwallId; transactionId: string }>): Promise<Map<string, string>> {
-    if (transactions.length === 0) return new Map();
-    const rows: Array<{ provider: string; transaction_id: string; user_id: string }> = await m
-      .getRepository(WebhookTransaction)
-      .createQueryBuilder('w')
-      .select(['w.provider AS provider', 'w.transaction_id AS transaction_id', 'w.user_id AS user_id'])
-      .where(`w.action = 'credit'`)
-      .andWhere('(w.provider, w.transaction_id) IN (SELECT * FROM unnest(CAST(:providers AS text[]), CAST(:ids AS text[])))', {
-        providers: transactions.map((t) => t.provider),
-        ids: transactions.map((t) => t.transactionId),
-      })
-      .getRawMany();
-    return new Map(rows.map((r) => [key(r.provider, r.transaction_id, 'credit'), r.user_id]));
+  async recordBatch(db: DataSource, batch: readonly BatchDelivery[]): Promise<PostbackOutcome[]> {
+    if (batch.length === 0) return [];
+    let document = batchDocument(batch, (v) => v);
+    // JSON writes U+0000 as \u0000, which Postgres refuses in text and jsonb. It is rare enough that
+    // looking for it in the whole document costs less than cleaning every value of every delivery
+    // (a stored backslash followed by "u0000" matches too: the clean pass then changes nothing).
+    if (document.includes('\\u0000')) document = batchDocument(batch, storable);
+    const rows: Array<{ n: number; outcome: PostbackOutcome }> = await db.query(RECORD_BATCH, [document]);
+    const outcomes: PostbackOutcome[] = new Array(batch.length);
+    for (const r of rows) outcomes[r.n] = r.outcome;
+    return outcomes;
   }
 
   /**
@@ -171,10 +206,5 @@ export class WebhookTransactions {
       .limit(limit)
       .getRawMany();
     return rows.map((r) => ({ transactionId: r.transaction_id, points: r.amount_mb, reversed: r.reversed }));
-  }
-
-  /** The key `acceptedCredits` answers under. */
-  static creditKey(provider: OfferwallId, transactionId: string): string {
-    return key(provider, transactionId, 'credit');
   }
 }
