@@ -13,6 +13,7 @@ import { Earning1732061000001 } from './migrations/1732061000001-earning';
 import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
+import { LedgerEntriesPerStatement1734300000000 } from './migrations/1734300000000-ledger-entries-per-statement';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -39,7 +40,14 @@ export class RewardsModule {
           name: 'rewards',
           config,
           entities: [Redemption, TaskEntity],
-          migrations: [Ledger1732061000000, Earning1732061000001, Redemptions1732063000000, webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA), RewardsAdminConsole1734200000000],
+          migrations: [
+            Ledger1732061000000,
+            Earning1732061000001,
+            Redemptions1732063000000,
+            webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
+            RewardsAdminConsole1734200000000,
+            LedgerEntriesPerStatement1734300000000,
+          ],
         }),
       ],
       controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler],

@@ -5,6 +5,7 @@ import { openDataSource } from '@esim/platform';
 import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger1732061000000 } from '../migrations/1732061000000-ledger';
 import { Earning1732061000001 } from '../migrations/1732061000001-earning';
+import { LedgerEntriesPerStatement1734300000000 } from '../migrations/1734300000000-ledger-entries-per-statement';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { Ledger } from './ledger';
 
@@ -36,7 +37,7 @@ describe('points ledger (real Postgres)', () => {
       url: TEST_DATABASE_URL,
       schema: ns.schema('rewards'),
       entities: [],
-      migrations: [Ledger1732061000000, Earning1732061000001],
+      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000],
       poolSize: 24,
     });
   });
@@ -155,6 +156,21 @@ describe('points ledger (real Postgres)', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it('a reservation sees the entries of every earlier statement of its transaction (a batch of credits, reservations)', async () => {
+    const userId = await userWith(0);
+    await inTx(async (m) => {
+      const { id: accountId } = (await ledger.userAccount(m, userId))!;
+      const credits = [1, 2, 3].map((i) => ({ accountId, amount: 100, reference: `batch:${userId}:${i}` }));
+      await ledger.creditMany(m, 'offerwall_credit', 'offerwalls', credits);
+      await ledger.reserve(m, { userId, amount: 250, reference: `${userId}:first` });
+      expect(await failure(ledger.reserve(m, { userId, amount: 60, reference: `${userId}:too-much` }))).toMatchObject({
+        reason: 'insufficient_points',
+      });
+      await ledger.reserve(m, { userId, amount: 50, reference: `${userId}:rest` });
+    });
+    expect(await balance(userId)).toEqual({ posted: 300, pending: -300, available: 0 });
   });
 
   it('the same reservation sent N times at once holds the points once', async () => {

@@ -168,5 +168,47 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     }
     const [{ n }] = await rewards.db.query(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'offerwall_credit' AND reference LIKE 'lootably:%'`);
     expect(n).toBe(credits.length);
+
+    // Each announcement carries its task as stored, the tasks of a whole batch written (and reversed) at once.
+    const byTransaction = <T>(rows: T[], id: (r: T) => string) => [...rows].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+    const tasks = byTransaction(
+      (await rewards.db.query('SELECT * FROM tasks WHERE user_id = ANY($1)', [users])) as Array<{
+        id: string;
+        user_id: string;
+        transaction_id: string;
+        task_type: string;
+        points_earned: number;
+        completed_at: Date;
+        reversed_at: Date | null;
+      }>,
+      (t) => t.transaction_id,
+    );
+    const announced = async (type: string) =>
+      byTransaction((await Promise.all(users.map((u) => outbox(type, 'userId', u)))).flat(), (e) => e.transactionId as string);
+    expect(tasks).toHaveLength(credits.length);
+    expect(await announced(TaskCredited.routingKey)).toEqual(
+      tasks.map((t) => ({
+        taskId: t.id,
+        userId: t.user_id,
+        provider: 'lootably',
+        transactionId: t.transaction_id,
+        taskType: t.task_type,
+        points: t.points_earned,
+        completedAt: t.completed_at.toISOString(),
+      })),
+    );
+    expect(await announced(TaskReversed.routingKey)).toEqual(
+      tasks
+        .filter((t) => t.reversed_at !== null)
+        .map((t) => ({
+          taskId: t.id,
+          userId: t.user_id,
+          provider: 'lootably',
+          transactionId: t.transaction_id,
+          points: t.points_earned,
+          reversedAt: t.reversed_at!.toISOString(),
+        })),
+    );
+    expect(tasks.filter((t) => t.reversed_at !== null)).toHaveLength(reversed.length);
   });
 });
