@@ -1,7 +1,12 @@
 import type { EventEnvelope } from '@esim/contracts';
 import type Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
+import { PreparedStatement } from '../persistence/prepared-statement';
 import { OutboxWaker, Tx, writeOutbox } from './unit-of-work';
+
+const INSERT_INBOX_ROWS = new PreparedStatement<{ event_id: string }>(`INSERT INTO inbox_events (consumer, event_id, event_type)
+  SELECT $1, id, type FROM unnest($2::uuid[], $3::text[]) AS e(id, type)
+  ON CONFLICT DO NOTHING RETURNING event_id`);
 
 /**
  * Remembers which events a consumer applied, so that a redelivered or republished event takes
@@ -45,12 +50,7 @@ export class PostgresInbox implements Inbox {
   async applyAll(consumer: string, envelopes: EventEnvelope[], work: (tx: Tx, fresh: EventEnvelope[]) => Promise<void>): Promise<boolean[]> {
     let staged = 0;
     const applied = await this.dataSource.transaction(async (manager) => {
-      const inserted: Array<{ event_id: string }> = await manager.query(
-        `INSERT INTO inbox_events (consumer, event_id, event_type)
-         SELECT $1, id, type FROM unnest($2::uuid[], $3::text[]) AS e(id, type)
-         ON CONFLICT DO NOTHING RETURNING event_id`,
-        [consumer, envelopes.map((e) => e.id), envelopes.map((e) => e.type)],
-      );
+      const inserted = await INSERT_INBOX_ROWS.run(manager, [consumer, envelopes.map((e) => e.id), envelopes.map((e) => e.type)]);
       const fresh = new Set(inserted.map((r) => r.event_id));
       // The same event twice in one group: the first one is applied.
       const mine = envelopes.map((e) => fresh.delete(e.id));

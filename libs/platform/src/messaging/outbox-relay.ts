@@ -7,6 +7,7 @@ import type { PlatformMetrics } from '../observability/platform-metrics';
 import { contextFrom, failed, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '../observability/tracing';
 import { AmqpConnection } from './amqp-connection';
 import { EVENT_BATCH } from './event-batch';
+import { PreparedStatement } from '../persistence/prepared-statement';
 import { OutboxWaker } from './unit-of-work';
 
 export interface OutboxRelayOptions {
@@ -56,6 +57,8 @@ const DEFAULT_MAX_ATTEMPTS = 10;
 export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope, attempts, headers FROM outbox_events
   WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
   ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
+const CLAIM_DUE_EVENTS = new PreparedStatement<OutboxRow>(CLAIM_DUE_EVENTS_SQL);
+const MARK_PUBLISHED = new PreparedStatement('UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1)');
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
@@ -185,7 +188,7 @@ export class OutboxRelay implements OutboxWaker {
     // While the broker is unreachable, rows simply wait in the outbox; the poll retries.
     if (!this.connection.isConnected()) return 0;
     return this.dataSource.transaction(async (m) => {
-      const rows: OutboxRow[] = await m.query(CLAIM_DUE_EVENTS_SQL, [this.opts.batchSize ?? 100]);
+      const rows = await CLAIM_DUE_EVENTS.run(m, [this.opts.batchSize ?? 100]);
       if (rows.length === 0) return 0;
       // One AMQP message per routing key in this pass (src/messaging/event-batch.ts says why).
       // Order across routing keys was never promised: consumers apply up to their prefetch at once.
@@ -198,7 +201,7 @@ export class OutboxRelay implements OutboxWaker {
       const published = routed.map((r) => r.id);
       for (const r of routed) this.opts.metrics?.published.inc({ event: r.routing_key });
       if (published.length > 0) {
-        await m.query('UPDATE outbox_events SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1)', [published]);
+        await MARK_PUBLISHED.run(m, [published]);
       }
       if (unroutable.size > 0) await this.backOffOrPark(m, [...unroutable]);
       return published.length;

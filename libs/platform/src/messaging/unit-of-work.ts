@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { EventDefinition, EventEnvelope, EventPayload } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
 import { traceHeaders, TraceHeaders } from '../observability/tracing';
+import { PreparedStatement } from '../persistence/prepared-statement';
 
 /** A database transaction that can also announce events; they are stored with the change. */
 export class Tx {
@@ -72,20 +73,19 @@ export class UnitOfWork {
   }
 }
 
+const INSERT_OUTBOX = new PreparedStatement(`INSERT INTO outbox_events (id, routing_key, envelope, headers)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[])`);
+
 /** Stores the events (and, when traced, the trace context to publish them with) in the outbox. */
 export async function writeOutbox(manager: EntityManager, envelopes: EventEnvelope[], headers?: ReadonlyMap<string, TraceHeaders>): Promise<void> {
   if (envelopes.length === 0) return;
-  await manager.query(
-    `INSERT INTO outbox_events (id, routing_key, envelope, headers)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[])`,
-    [
-      envelopes.map((e) => e.id),
-      envelopes.map((e) => e.type),
-      envelopes.map((e) => JSON.stringify(e)),
-      envelopes.map((e) => {
-        const h = headers?.get(e.id);
-        return h ? JSON.stringify(h) : null;
-      }),
-    ],
-  );
+  await INSERT_OUTBOX.run(manager, [
+    envelopes.map((e) => e.id),
+    envelopes.map((e) => e.type),
+    envelopes.map((e) => JSON.stringify(e)),
+    envelopes.map((e) => {
+      const h = headers?.get(e.id);
+      return h ? JSON.stringify(h) : null;
+    }),
+  ]);
 }
