@@ -182,6 +182,13 @@ describe('the live user view', () => {
       const events = await Promise.all(versions.map((version) => publishEvent(sys, BalanceChanged, { userId: ana.id, points: version * 10, version, changedAt: new Date().toISOString() })));
       for (const e of events) await waitFor(async () => (await redis.exists(`inbox:gateway:${e.id}`)) === 1, { what: 'each event applied' });
       expect((await me(anaClient)).points).toBe((v.points + 30) * 10);
+      // The same in one broker message (one group, handleAll: only the highest version is written), with an older one among them.
+      const grouped = [v.points + 1, ...Array.from({ length: 20 }, (_, i) => v.points + 31 + i)]
+        .sort(() => Math.random() - 0.5)
+        .map((version) => envelopeOf(BalanceChanged, { userId: ana.id, points: version * 10, version, changedAt: new Date().toISOString() }));
+      await publishEventBatch(sys, grouped);
+      for (const e of grouped) await appliedByGateway(gw1, e);
+      expect((await me(anaClient)).points).toBe((v.points + 50) * 10);
 
       const older = await publishEvent(sys, ProfileChanged, {
         userId: ana.id,
