@@ -6,6 +6,7 @@ import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { BalanceChanged, EventDefinition, EventEnvelope, EventPayload, GiftSummaryChanged, ProfileChanged } from '@esim/contracts';
 import { TEST_AMQP_URL, waitFor } from '@esim/testing';
+import { EVENT_BATCH } from '../../libs/platform/src/messaging/event-batch';
 import { REDIS } from '../../services/gateway/src/sessions/redis.provider';
 import type { HttpClient } from '../support/http-client';
 import type { System } from '../support/system';
@@ -152,6 +153,32 @@ export async function publishEvent<D extends EventDefinition>(sys: System, def: 
     await conn.close();
   }
   return envelope;
+}
+
+/** An event as its producer's outbox writes it. */
+export function envelopeOf<D extends EventDefinition>(def: D, payload: EventPayload<D>): EventEnvelope {
+  return { id: randomUUID(), type: def.routingKey, occurredAt: new Date().toISOString(), correlationId: randomUUID(), causationId: null, payload };
+}
+
+/**
+ * Publishes several events of one type in one broker message, as the outbox relay batches them
+ * (EVENT_BATCH): the gateway's consumer takes them in together, so a handler with `handleAll`
+ * gets them as one group. The same envelopes published again are a redelivery.
+ */
+export async function publishEventBatch(sys: System, envelopes: EventEnvelope[]): Promise<void> {
+  const conn = await amqplib.connect(TEST_AMQP_URL);
+  try {
+    const channel = await conn.createConfirmChannel();
+    channel.publish(`${sys.ns.id}.events`, envelopes[0].type, Buffer.from(JSON.stringify(envelopes)), {
+      persistent: true,
+      type: envelopes[0].type,
+      contentType: EVENT_BATCH.contentType,
+      headers: { [EVENT_BATCH.countHeader]: envelopes.length },
+    });
+    await channel.waitForConfirms();
+  } finally {
+    await conn.close();
+  }
 }
 
 /** Waits until a gateway has applied the event (its Redis inbox holds it). */

@@ -14,7 +14,7 @@ import { credit } from '../redemption/redemption-support';
 import { signUp, SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { freePort, startSystem, System } from '../support/system';
-import { appliedByGateway, LiveStreamClient, publishEvent, viewSettled } from './live-support';
+import { appliedByGateway, envelopeOf, LiveStreamClient, publishEvent, publishEventBatch, viewSettled } from './live-support';
 
 /**
  * The live user view (docs/live-view.md) with the real services and two gateway replicas sharing
@@ -182,6 +182,13 @@ describe('the live user view', () => {
       const events = await Promise.all(versions.map((version) => publishEvent(sys, BalanceChanged, { userId: ana.id, points: version * 10, version, changedAt: new Date().toISOString() })));
       for (const e of events) await waitFor(async () => (await redis.exists(`inbox:gateway:${e.id}`)) === 1, { what: 'each event applied' });
       expect((await me(anaClient)).points).toBe((v.points + 30) * 10);
+      // The same in one broker message (one group, handleAll: only the highest version is written), with an older one among them.
+      const grouped = [v.points + 1, ...Array.from({ length: 20 }, (_, i) => v.points + 31 + i)]
+        .sort(() => Math.random() - 0.5)
+        .map((version) => envelopeOf(BalanceChanged, { userId: ana.id, points: version * 10, version, changedAt: new Date().toISOString() }));
+      await publishEventBatch(sys, grouped);
+      for (const e of grouped) await appliedByGateway(gw1, e);
+      expect((await me(anaClient)).points).toBe((v.points + 50) * 10);
 
       const older = await publishEvent(sys, ProfileChanged, {
         userId: ana.id,
@@ -261,6 +268,58 @@ describe('the live user view', () => {
         expect(bens.body).not.toContain(ana.email);
       } finally {
         await gw2.get(EventConsumer).start();
+      }
+    });
+
+    it('says a burst of credits as one notice per user and wall, the points summed, and nothing again when it is redelivered', async () => {
+      const live = stream(anaClient);
+      await live.next((m) => m.event === 'user');
+      // What travels between the replicas: every announcement on Ana's and Ben's channels.
+      const announced: string[] = [];
+      const listener = redis.duplicate();
+      listener.on('pmessage', (_pattern: string, channel: string) => announced.push(channel));
+      await listener.psubscribe(`${sys.ns.id}:user-view:*`);
+      const consumed = () => [gw1, gw2].reduce((n, gw) => n + gw.get(EventConsumer).stats.applied + gw.get(EventConsumer).stats.duplicates, 0);
+      try {
+        const credited = (provider: 'cpx' | 'bitlabs', points: number, userId = ana.id) => ({
+          taskId: randomUUID(),
+          userId,
+          provider,
+          transactionId: `tx-burst-${randomUUID()}`,
+          taskType: 'offer_completion' as const,
+          points,
+          completedAt: new Date().toISOString(),
+        });
+        // 40 credits from CPX (10 to 49 MB), 10 from BitLabs (100 MB each), 5 for Ben, in one broker message as rewards sends them.
+        const burst = [
+          ...Array.from({ length: 40 }, (_, i) => credited('cpx', 10 + i)),
+          ...Array.from({ length: 10 }, () => credited('bitlabs', 100)),
+          ...Array.from({ length: 5 }, () => credited('cpx', 7, ben.id)),
+        ].sort(() => Math.random() - 0.5);
+        const events = burst.map((payload) => envelopeOf(TaskCredited, payload));
+        await publishEventBatch(sys, events);
+        for (const e of events) await appliedByGateway(gw1, e);
+        await live.next((m) => m.data.happened?.provider === 'cpx');
+        await live.next((m) => m.data.happened?.provider === 'bitlabs');
+
+        // The same message again (a redelivery): every event is a duplicate, nothing is said twice.
+        const before = consumed();
+        await publishEventBatch(sys, events);
+        await waitFor(async () => consumed() - before >= events.length, { what: 'the redelivered burst consumed' });
+        await new Promise((r) => setTimeout(r, 300));
+
+        const notices = live.messages.filter((m) => m.data.happened).map((m) => m.data.happened);
+        expect(notices).toHaveLength(2);
+        expect(notices).toEqual(
+          expect.arrayContaining([
+            { kind: 'points-credited', provider: 'cpx', points: 1180 },
+            { kind: 'points-credited', provider: 'bitlabs', points: 1000 },
+          ]),
+        );
+        // One PUBLISH per user and wall for the 55 credits, not one each.
+        expect(announced.sort()).toEqual([ana.id, ana.id, ben.id].map((id) => `${sys.ns.id}:user-view:${id}`).sort());
+      } finally {
+        listener.disconnect();
       }
     });
 

@@ -92,4 +92,37 @@ export class RedisInbox implements Inbox {
     await this.redis.set(key, envelope.type, 'EX', this.ttlSeconds);
     return true;
   }
+
+  /**
+   * A group with two Redis round trips of the inbox's own, however large: one MGET finds the
+   * events applied before, `work` applies the others, one pipeline sets their keys (as `apply`
+   * does, with the same TTL). As in `apply`, nothing is recorded unless `work` succeeded, and no
+   * transaction spans `work` and the keys: a crash after `work`, or a key write that fails, leaves
+   * some or none of the group's keys set, and the redelivery applies those events again (a failed
+   * group is applied again one event at a time by the consumer, the same). For the gateway's
+   * handlers that is a repeated notice at worst, as with one event: their view writes are
+   * versioned, so a repeated one changes nothing, and the rest are notices on the open pages.
+   */
+  async applyAll(consumer: string, envelopes: EventEnvelope[], work: (tx: Tx, fresh: EventEnvelope[]) => Promise<void>): Promise<boolean[]> {
+    const keys = envelopes.map((e) => `inbox:${consumer}:${e.id}`);
+    const stored = await this.redis.mget(keys);
+    // The same event twice in one group: the first one is applied.
+    const taken = new Set<string>();
+    const mine = envelopes.map((e, i) => {
+      if (stored[i] !== null || taken.has(e.id)) return false;
+      taken.add(e.id);
+      return true;
+    });
+    if (!mine.some(Boolean)) return mine;
+    const tx = new Tx(noDatabase);
+    const fresh = envelopes.filter((_, i) => mine[i]);
+    await work(tx, fresh);
+    if (tx.staged.length > 0) throw new Error(`${fresh[0].type}: a handler without a database cannot publish events (it has no outbox)`);
+    const pipeline = this.redis.pipeline();
+    for (const e of fresh) pipeline.set(`inbox:${consumer}:${e.id}`, e.type, 'EX', this.ttlSeconds);
+    const written = (await pipeline.exec()) ?? [];
+    const failed = written.find(([err]) => err);
+    if (failed) throw failed[0];
+    return mine;
+  }
 }

@@ -46,4 +46,44 @@ describe('the Redis inbox', () => {
     await expect(inbox.apply('gateway', e, async (tx) => void (await tx.manager.query('SELECT 1')))).rejects.toThrow('no database');
     expect(await redis.exists(`inbox:gateway:${e.id}`)).toBe(0);
   });
+
+  describe('a group (applyAll)', () => {
+    /** Runs the group; answers what it said and the events `work` was given, by id. */
+    const applyAll = async (group: EventEnvelope[]) => {
+      const given: string[][] = [];
+      const applied = await inbox.applyAll('gateway', group, async (_tx, fresh) => void given.push(fresh.map((e) => e.id)));
+      return { applied, given };
+    };
+
+    it('applies a group once, in one run of the work, and a replayed group not at all', async () => {
+      const group = [envelope(), envelope(), envelope()];
+      expect(await applyAll(group)).toEqual({ applied: [true, true, true], given: [group.map((e) => e.id)] });
+      for (const e of group) expect(await redis.ttl(`inbox:gateway:${e.id}`)).toBeGreaterThan(3500);
+
+      expect(await applyAll(group)).toEqual({ applied: [false, false, false], given: [] });
+      // Each event, delivered alone again, is a duplicate too.
+      expect(await inbox.apply('gateway', group[1], async () => Promise.reject(new Error('applied again')))).toBe(false);
+    });
+
+    it('applies only the new events of a group that mixes them with applied ones, and an event twice in it once', async () => {
+      const [before, alone, fresh] = [envelope(), envelope(), envelope()];
+      await applyAll([before]);
+      await inbox.apply('gateway', alone, async () => undefined);
+      expect(await applyAll([before, fresh, alone, fresh])).toEqual({ applied: [false, true, false, false], given: [[fresh.id]] });
+    });
+
+    it('records nothing when the work fails or publishes, so the redelivery applies the whole group', async () => {
+      const group = [envelope(), envelope()];
+      await expect(inbox.applyAll('gateway', group, async () => Promise.reject(new Error('redis hiccup')))).rejects.toThrow('redis hiccup');
+      await expect(inbox.applyAll('gateway', group, async (tx) => void tx.publish(Happened, {}))).rejects.toThrow('cannot publish events');
+      expect(await redis.exists(...group.map((e) => `inbox:gateway:${e.id}`))).toBe(0);
+      expect(await applyAll(group)).toEqual({ applied: [true, true], given: [group.map((e) => e.id)] });
+    });
+
+    it('keeps consumers apart: what one applied is new to another', async () => {
+      const e = envelope();
+      await applyAll([e]);
+      expect(await inbox.applyAll('other', [e], async () => undefined)).toEqual([true]);
+    });
+  });
 });

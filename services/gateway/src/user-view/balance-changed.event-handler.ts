@@ -3,9 +3,12 @@ import { EventHandler } from '@esim/platform';
 import { LiveHub } from './live-hub';
 import { UserViewCache } from './user-view-cache';
 
+type Balance = EventPayload<typeof BalanceChanged>;
+
 /**
  * The ledger's balance, if newer than the one held: from here on GET /api/user and the open pages
- * show what the ledger says. An older or repeated event changes nothing and is not pushed.
+ * show what the ledger says. An older or repeated event changes nothing and is not pushed. Applied
+ * in groups: only each user's latest balance is written, and their pages are told once.
  */
 @EventHandler(BalanceChanged)
 export class BalanceChangedEventHandler implements EventHandler<typeof BalanceChanged> {
@@ -14,8 +17,14 @@ export class BalanceChangedEventHandler implements EventHandler<typeof BalanceCh
     private readonly hub: LiveHub,
   ) {}
 
-  async handle({ userId, points, version }: EventPayload<typeof BalanceChanged>): Promise<void> {
-    const { changed } = await this.cache.apply(userId, [{ part: 'points', version, value: points }]);
-    if (changed) await this.hub.announce(userId, null);
+  async handle(payload: Balance): Promise<void> {
+    await this.handleAll([{ payload }]);
+  }
+
+  async handleAll(events: ReadonlyArray<{ payload: Balance }>): Promise<void> {
+    const changed = await this.cache.applyLatest(
+      events.map(({ payload: { userId, points, version } }) => ({ userId, part: { part: 'points' as const, version, value: points } })),
+    );
+    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -3,7 +3,12 @@ import { EventHandler } from '@esim/platform';
 import { LiveHub } from './live-hub';
 import { UserViewCache } from './user-view-cache';
 
-/** esim's part of the view (data gifted, last eSIM and plan), if newer than the one held. */
+type Summary = EventPayload<typeof GiftSummaryChanged>;
+
+/**
+ * esim's part of the view (data gifted, last eSIM and plan), if newer than the one held. Applied
+ * in groups: only each user's latest summary is written, and their pages are told once.
+ */
 @EventHandler(GiftSummaryChanged)
 export class GiftSummaryChangedEventHandler implements EventHandler<typeof GiftSummaryChanged> {
   constructor(
@@ -11,8 +16,14 @@ export class GiftSummaryChangedEventHandler implements EventHandler<typeof GiftS
     private readonly hub: LiveHub,
   ) {}
 
-  async handle({ userId, summary, version }: EventPayload<typeof GiftSummaryChanged>): Promise<void> {
-    const { changed } = await this.cache.apply(userId, [{ part: 'gifts', version, value: summary }]);
-    if (changed) await this.hub.announce(userId, null);
+  async handle(payload: Summary): Promise<void> {
+    await this.handleAll([{ payload }]);
+  }
+
+  async handleAll(events: ReadonlyArray<{ payload: Summary }>): Promise<void> {
+    const changed = await this.cache.applyLatest(
+      events.map(({ payload: { userId, summary, version } }) => ({ userId, part: { part: 'gifts' as const, version, value: summary } })),
+    );
+    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -115,6 +115,21 @@ export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
     await this.redis.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
   }
 
+  /** Several announcements in one Redis round trip (a group of events, handleAll), in order. */
+  async announceAll(changes: ReadonlyArray<{ userId: string; happened: LiveHappening | null }>): Promise<void> {
+    if (changes.length <= 1) {
+      for (const { userId, happened } of changes) await this.announce(userId, happened);
+      return;
+    }
+    const pipeline = this.redis.pipeline();
+    for (const { userId, happened } of changes) {
+      const message: ChangeMessage = { happened };
+      pipeline.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
+    }
+    const failed = ((await pipeline.exec()) ?? []).find(([err]) => err);
+    if (failed) throw failed[0];
+  }
+
   private onMessage(channel: string, message: string): void {
     try {
       if (channel === this.endedChannel) return this.sessionsEnded(JSON.parse(message) as SessionsEnded);

@@ -3,7 +3,12 @@ import { EventHandler } from '@esim/platform';
 import { LiveHub } from './live-hub';
 import { UserViewCache } from './user-view-cache';
 
-/** Identity's part of the view (name, email, settings, language, admin flag), if newer than the one held. */
+type Profile = EventPayload<typeof ProfileChanged>;
+
+/**
+ * Identity's part of the view (name, email, settings, language, admin flag), if newer than the one
+ * held. Applied in groups: only each user's latest profile is written, and their pages are told once.
+ */
 @EventHandler(ProfileChanged)
 export class ProfileChangedEventHandler implements EventHandler<typeof ProfileChanged> {
   constructor(
@@ -11,8 +16,14 @@ export class ProfileChangedEventHandler implements EventHandler<typeof ProfileCh
     private readonly hub: LiveHub,
   ) {}
 
-  async handle({ userId, user, version }: EventPayload<typeof ProfileChanged>): Promise<void> {
-    const { changed } = await this.cache.apply(userId, [{ part: 'identity', version, value: user }]);
-    if (changed) await this.hub.announce(userId, null);
+  async handle(payload: Profile): Promise<void> {
+    await this.handleAll([{ payload }]);
+  }
+
+  async handleAll(events: ReadonlyArray<{ payload: Profile }>): Promise<void> {
+    const changed = await this.cache.applyLatest(
+      events.map(({ payload: { userId, user, version } }) => ({ userId, part: { part: 'identity' as const, version, value: user } })),
+    );
+    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -1,13 +1,23 @@
 import { EventPayload, TaskReversed } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
 import { LiveHub } from './live-hub';
+import { pointsNotices } from './points-notices';
 
-/** A wall took a credit back: said on the user's open pages (the points follow in BalanceChanged). */
+type Reversed = EventPayload<typeof TaskReversed>;
+
+/**
+ * A wall took a credit back: said on the user's open pages (the points follow in BalanceChanged).
+ * Applied in groups like TaskCredited: one notice per user and wall, the points summed.
+ */
 @EventHandler(TaskReversed)
 export class TaskReversedEventHandler implements EventHandler<typeof TaskReversed> {
   constructor(private readonly hub: LiveHub) {}
 
-  async handle({ userId, points, provider }: EventPayload<typeof TaskReversed>): Promise<void> {
-    await this.hub.announce(userId, { kind: 'points-reversed', points, provider });
+  async handle(payload: Reversed): Promise<void> {
+    await this.handleAll([{ payload }]);
+  }
+
+  async handleAll(events: ReadonlyArray<{ payload: Reversed }>): Promise<void> {
+    await this.hub.announceAll(pointsNotices('points-reversed', events));
   }
 }

@@ -123,6 +123,24 @@ export class UserViewCache {
   }
 
   /**
+   * The parts a group of events carries (handleAll): of each user's part only the highest version
+   * is written, as the script would drop the older ones anyway, each user's in one script run, all
+   * users' at once. Answers the users whose view changed.
+   */
+  async applyLatest(parts: ReadonlyArray<{ userId: string; part: ViewPart }>): Promise<string[]> {
+    const latest = new Map<string, Map<ViewPart['part'], ViewPart>>();
+    for (const { userId, part } of parts) {
+      let held = latest.get(userId);
+      if (!held) latest.set(userId, (held = new Map()));
+      const current = held.get(part.part);
+      if (!current || part.version > current.version) held.set(part.part, part);
+    }
+    const users = [...latest];
+    const applied = await Promise.all(users.map(([userId, held]) => this.apply(userId, [...held.values()])));
+    return users.filter((_, i) => applied[i].changed).map(([userId]) => userId);
+  }
+
+  /**
    * The user changed something through the gateway (whatever the owner did, its event may not be
    * here yet): the next read asks the owners, so the user reads their own write at once.
    */
