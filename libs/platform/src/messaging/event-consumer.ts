@@ -440,7 +440,13 @@ class Unreadable {
  * services' CommonJS build cannot require.
  */
 class Slots {
-  private readonly waiting: Array<() => void> = [];
+  /**
+   * Who waits, from `head` on. Not `shift()`: with grouped consumers tens of thousands of events can
+   * wait here (prefetch messages of up to 200 events each), and shifting them one by one was a tenth
+   * of the gateway's CPU in a profile. Consumed entries are dropped once they are half the array.
+   */
+  private waiting: Array<() => void> = [];
+  private head = 0;
   private free: number;
 
   constructor(size: number) {
@@ -453,9 +459,20 @@ class Slots {
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
+      this.next();
     }
+  }
+
+  private next(): void {
+    if (this.head === this.waiting.length) {
+      this.free++;
+      return;
+    }
+    const resolve = this.waiting[this.head++];
+    if (this.head * 2 >= this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+    resolve();
   }
 }
