@@ -21,7 +21,7 @@ type Examined =
 /** Deliveries written in one statement at most; more wait for the next one. */
 const MAX_BATCH = 500;
 /** Statements writing deliveries at once (of the pool's DB_POOL_SIZE connections). */
-const CONCURRENT_BATCHES = 4;
+const CONCURRENT_BATCHES = 2;
 
 /**
  * Every offer-wall callback goes through here: wall enabled, source IP, signature, format, amount,
