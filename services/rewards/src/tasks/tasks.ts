@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { OfferwallId, Task, TaskType } from '@esim/contracts';
+import { PreparedStatement } from '@esim/platform';
 import { TaskEntity } from './task.entity';
 
 /** The history list is capped; a user with more sees their most recent tasks. */
@@ -52,6 +53,11 @@ const toEntity = (r: TaskRow): TaskEntity => ({
   reversedAt: r.reversed_at,
 });
 
+/** Prepared (PreparedStatement): run for every batch of credits, planned once per connection. */
+const INSERT_TASKS = new PreparedStatement<TaskRow>(`INSERT INTO tasks (user_id, task_type, points_earned, provider, transaction_id, ledger_transfer_id)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::uuid[])
+  RETURNING ${TASK_COLUMNS}`);
+
 /**
  * Credited offer-wall tasks, as the user's history shows them.
  *
@@ -65,19 +71,14 @@ export class Tasks {
   /** Inserts the tasks of new credits (one statement); answers them in the same order. */
   async insertMany(m: EntityManager, tasks: NewTask[]): Promise<TaskEntity[]> {
     if (tasks.length === 0) return [];
-    const rows: TaskRow[] = await m.query(
-      `INSERT INTO tasks (user_id, task_type, points_earned, provider, transaction_id, ledger_transfer_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::uuid[])
-       RETURNING ${TASK_COLUMNS}`,
-      [
-        tasks.map((t) => t.userId),
-        tasks.map((t) => t.taskType),
-        tasks.map((t) => t.points),
-        tasks.map((t) => t.provider),
-        tasks.map((t) => t.transactionId),
-        tasks.map((t) => t.ledgerTransferId),
-      ],
-    );
+    const rows = await INSERT_TASKS.run(m, [
+      tasks.map((t) => t.userId),
+      tasks.map((t) => t.taskType),
+      tasks.map((t) => t.points),
+      tasks.map((t) => t.provider),
+      tasks.map((t) => t.transactionId),
+      tasks.map((t) => t.ledgerTransferId),
+    ]);
     // RETURNING promises no order; each task has its own ledger transfer (a unique column).
     const byTransfer = new Map(rows.map((r) => [r.ledger_transfer_id, toEntity(r)]));
     return tasks.map((t) => byTransfer.get(t.ledgerTransferId)!);
