@@ -14,6 +14,7 @@ import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions
 import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
 import { LedgerEntriesPerStatement1734300000000 } from './migrations/1734300000000-ledger-entries-per-statement';
+import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledger-user-balances';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -47,6 +48,7 @@ export class RewardsModule {
             webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
             RewardsAdminConsole1734200000000,
             LedgerEntriesPerStatement1734300000000,
+            LedgerUserBalances1734400000000,
           ],
         }),
       ],

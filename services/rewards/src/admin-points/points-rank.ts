@@ -14,10 +14,11 @@ const FULL_REBUILD_MS = 60 * 60_000;
 const badCursor = () => new AppError('validation', 'cursor must come from a previous page', { reason: 'bad_cursor' });
 
 /**
- * Users ordered by points for the admin table (docs/admin.md, "The user table"). A balance is the
- * sum of the account's ledger entries, which cannot be sorted on at 100,000 users without summing
- * everything for every page; so the balances are projected into `admin_points_rank` (one index)
- * a few seconds behind the ledger. Each pass recomputes only the accounts that transfers touched
+ * Users ordered by points for the admin table (docs/admin.md, "The user table"). The ledger keeps
+ * each user's balance in a row (`ledger_user_balances`, migration 1734400000000), but an index on
+ * it to sort by would cost every credit a new index entry (a changed indexed column rules out a
+ * HOT update); so the balances are projected into `admin_points_rank` (one index) a few seconds
+ * behind the ledger. Each pass copies the balance rows of the accounts that transfers touched
  * since a watermark on the transfers' `seq`, re-reading a window behind it because transactions
  * commit out of seq order. The ledger itself is not touched: no lock or trigger on the hot path of
  * crediting postbacks.
@@ -66,8 +67,8 @@ export class PointsRank implements OnApplicationBootstrap, OnModuleDestroy {
         if (now - this.lastFullAt >= FULL_REBUILD_MS) {
           await runner.query(
             `INSERT INTO admin_points_rank (user_id, points, refreshed_at)
-             SELECT a.user_id, COALESCE(sum(e.amount), 0), now() FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
-              WHERE a.user_id IS NOT NULL AND a.closed_at IS NULL GROUP BY a.user_id
+             SELECT a.user_id, COALESCE(b.posted + b.pending, 0), now() FROM ledger_accounts a LEFT JOIN ledger_user_balances b ON b.account_id = a.id
+              WHERE a.user_id IS NOT NULL AND a.closed_at IS NULL
              ON CONFLICT (user_id) DO UPDATE SET points = EXCLUDED.points, refreshed_at = EXCLUDED.refreshed_at`,
           );
           await runner.query('DELETE FROM admin_points_rank r USING ledger_accounts a WHERE a.user_id = r.user_id AND a.closed_at IS NOT NULL');
@@ -82,7 +83,7 @@ export class PointsRank implements OnApplicationBootstrap, OnModuleDestroy {
                SELECT debit_account_id AS account_id FROM ledger_transfers WHERE seq > $1
                UNION SELECT credit_account_id FROM ledger_transfers WHERE seq > $1)
              INSERT INTO admin_points_rank (user_id, points, refreshed_at)
-             SELECT a.user_id, (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e WHERE e.account_id = a.id), now()
+             SELECT a.user_id, COALESCE((SELECT b.posted + b.pending FROM ledger_user_balances b WHERE b.account_id = a.id), 0), now()
                FROM touched t JOIN ledger_accounts a ON a.id = t.account_id AND a.user_id IS NOT NULL
              ON CONFLICT (user_id) DO UPDATE SET points = EXCLUDED.points, refreshed_at = EXCLUDED.refreshed_at`,
             [since],

@@ -12,8 +12,8 @@ export class AdminStatsRpcHandler {
   async stats(): Promise<RpcResponse<typeof RewardsRpc.adminStats>> {
     const [row] = await this.db.query(
       `SELECT (SELECT count(*) FROM ledger_accounts WHERE user_id IS NOT NULL AND closed_at IS NULL) AS users,
-              (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-                WHERE a.user_id IS NOT NULL AND a.closed_at IS NULL) AS points`,
+              (SELECT COALESCE(sum(b.posted + b.pending), 0) FROM ledger_user_balances b JOIN ledger_accounts a ON a.id = b.account_id
+                WHERE a.closed_at IS NULL) AS points`,
     );
     return { totalUsers: Number(row.users), totalPoints: Number(row.points) };
   }

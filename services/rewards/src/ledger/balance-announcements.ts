@@ -20,7 +20,8 @@ export interface VersionedBalance {
  * Tells the other services (the gateway's user view) each user's new balance, in the transaction
  * that changed it: BalanceChanged with the points and a version.
  *
- * The version is the number of ledger entries on the user's account. Entries are only ever added,
+ * The version is the number of ledger entries on the user's account (counted by the ledger in its
+ * balance row, `ledger_user_balances.entries`, with the points). Entries are only ever added,
  * so in any one snapshot a larger count means a later state; inside a transaction that holds the
  * account's row lock (taken here, released at commit), every earlier change of the account is
  * committed and visible, so a later transaction always counts more. A sequence number would not
@@ -30,8 +31,9 @@ export interface VersionedBalance {
  * Lock before writing: `lock` takes the rows in account order before the transaction's first
  * ledger write, so two transactions crediting overlapping users queue instead of deadlocking (a
  * lock taken after the write would upgrade the write's key-share lock while a reservation waits
- * on the same row). A reservation needs no `lock`: the ledger's trigger locks the account before
- * inserting it.
+ * on the same row). The account row comes before the balance row the ledger then updates, in
+ * every writer (migration 1734400000000), so the balance row adds no lock order of its own. A
+ * reservation needs no `lock`: the ledger's trigger locks the account before inserting it.
  */
 @Injectable()
 export class BalanceAnnouncements {
@@ -52,14 +54,16 @@ export class BalanceAnnouncements {
     for (const b of await this.read(tx.manager, users)) tx.publish(BalanceChanged, { ...b, changedAt });
   }
 
-  /** Balances and versions in one statement (one snapshot); users without an account are absent. */
+  /**
+   * Balances and versions in one statement (one snapshot); users without an account are absent.
+   * Read from the balances the ledger keeps (migration 1734400000000): one row per account, not
+   * all its entries; an account without entries has no row yet (0 points, version 0).
+   */
   async read(m: EntityManager, userIds: string[]): Promise<VersionedBalance[]> {
-    // count(e.account_id), not count(e.id): the entries' account index covers account and amount.
     const rows: VersionedBalanceRow[] = await m.query(
-      `SELECT a.user_id, COALESCE(sum(e.amount), 0)::text AS points, count(e.account_id)::text AS version
-         FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
-        WHERE a.user_id = ANY($1::uuid[])
-        GROUP BY a.user_id`,
+      `SELECT a.user_id, COALESCE(b.posted + b.pending, 0)::text AS points, COALESCE(b.entries, 0)::text AS version
+         FROM ledger_accounts a LEFT JOIN ledger_user_balances b ON b.account_id = a.id
+        WHERE a.user_id = ANY($1::uuid[])`,
       [userIds],
     );
     return rows.map((r) => ({ userId: r.user_id, points: Number(r.points), version: Number(r.version) }));

@@ -6,7 +6,9 @@ import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger1732061000000 } from '../migrations/1732061000000-ledger';
 import { Earning1732061000001 } from '../migrations/1732061000001-earning';
 import { LedgerEntriesPerStatement1734300000000 } from '../migrations/1734300000000-ledger-entries-per-statement';
+import { LedgerUserBalances1734400000000 } from '../migrations/1734400000000-ledger-user-balances';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
+import { BalanceAnnouncements } from './balance-announcements';
 import { Ledger } from './ledger';
 
 describe('points ledger (real Postgres)', () => {
@@ -37,7 +39,7 @@ describe('points ledger (real Postgres)', () => {
       url: TEST_DATABASE_URL,
       schema: ns.schema('rewards'),
       entities: [],
-      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000],
+      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000, LedgerUserBalances1734400000000],
       poolSize: 24,
     });
   });
@@ -82,6 +84,26 @@ describe('points ledger (real Postgres)', () => {
     );
     expect(forged?.message).toMatch(/written by transfers only/);
     expect((await balance(userId)).available).toBe(50);
+  });
+
+  it('refuses any write to the balances it keeps but the entries trigger\'s', async () => {
+    const userId = await userWith(50);
+    const [{ id }] = await db.query('SELECT id FROM ledger_accounts WHERE user_id = $1', [userId]);
+    const [{ id: other }] = await db.query('INSERT INTO ledger_accounts (user_id) VALUES (gen_random_uuid()) RETURNING id');
+    for (const sql of [
+      `UPDATE ledger_user_balances SET posted = posted + 1000 WHERE account_id = '${id}'`,
+      `INSERT INTO ledger_user_balances (account_id, posted, pending, entries) VALUES ('${other}', 1000, 0, 1)`,
+      `INSERT INTO ledger_user_balances (account_id, posted, pending, entries) VALUES ('${id}', 1000, 0, 1)
+         ON CONFLICT (account_id) DO UPDATE SET posted = EXCLUDED.posted`,
+      `DELETE FROM ledger_user_balances WHERE account_id = '${id}'`,
+      'TRUNCATE ledger_user_balances',
+      'COPY ledger_user_balances (account_id, posted, pending, entries) FROM STDIN',
+      // A function is no trigger: only the entries trigger runs at trigger depth 2.
+      `DO $$ BEGIN UPDATE ledger_user_balances SET posted = posted + 1000 WHERE account_id = '${id}'; END $$`,
+    ]) {
+      expect((await failure(db.query(sql)))?.message).toMatch(/written by the ledger's entries trigger only/);
+    }
+    expect(await balance(userId)).toEqual({ posted: 50, pending: 0, available: 50 });
   });
 
   it('reverses a credit once, even replayed, and the balance may go below zero', async () => {
@@ -171,6 +193,75 @@ describe('points ledger (real Postgres)', () => {
       await ledger.reserve(m, { userId, amount: 50, reference: `${userId}:rest` });
     });
     expect(await balance(userId)).toEqual({ posted: 300, pending: -300, available: 0 });
+  });
+
+  it('concurrent credit batches, reversals and reservations on the same users: every balance kept is the sums of its entries', async () => {
+    const announcements = new BalanceAnnouncements();
+    const user = fc.nat({ max: 2 });
+    const op = fc.oneof(
+      // A batch as OfferwallCredits applies it (locked first) or as a bare statement; maybe reversing its first credit.
+      fc.record({
+        kind: fc.constant('credits' as const),
+        locked: fc.boolean(),
+        reverseFirst: fc.boolean(),
+        credits: fc.array(fc.record({ user, amount: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 6 }),
+      }),
+      fc.record({
+        kind: fc.constant('reservation' as const),
+        user,
+        amount: fc.integer({ min: 1, max: 150 }),
+        settle: fc.constantFrom('post' as const, 'void' as const, 'open' as const),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 8, maxLength: 24 }), async (ops) => {
+        // New users each run: their first credits race to create the balance rows.
+        const users = [randomUUID(), randomUUID(), randomUUID()];
+        const accounts = await inTx((m) => ledger.openUserAccounts(m, users));
+        const results = await Promise.allSettled(
+          ops.map((o) =>
+            inTx(async (m) => {
+              if (o.kind === 'reservation') {
+                const r = await ledger.reserve(m, { userId: users[o.user], amount: o.amount, reference: randomUUID() });
+                if (o.settle !== 'open') await ledger[o.settle](m, r.id);
+                return;
+              }
+              if (o.locked) await announcements.lock(m, o.credits.map((c) => users[c.user]));
+              const [first] = await ledger.creditMany(
+                m,
+                'offerwall_credit',
+                'offerwalls',
+                o.credits.map((c) => ({ accountId: accounts.get(users[c.user])!.id, amount: c.amount, reference: `race:${randomUUID()}` })),
+              );
+              if (o.reverseFirst) await ledger.reverseCredit(m, first.transfer);
+            }),
+          ),
+        );
+        const expected = users.map(() => ({ posted: 0, pending: 0 }));
+        ops.forEach((o, i) => {
+          const r = results[i];
+          if (r.status === 'rejected') {
+            // Only a reservation the balance did not cover may fail: no deadlock, no other error.
+            expect({ kind: o.kind, reason: (r.reason as { reason?: string }).reason }).toEqual({ kind: 'reservation', reason: 'insufficient_points' });
+            return;
+          }
+          if (o.kind === 'reservation') {
+            if (o.settle === 'post') expected[o.user].posted -= o.amount;
+            if (o.settle === 'open') expected[o.user].pending -= o.amount;
+            return;
+          }
+          for (const c of o.credits) expected[c.user].posted += c.amount;
+          if (o.reverseFirst) expected[o.credits[0].user].posted -= o.credits[0].amount;
+        });
+        await expectLedgerInvariants(db);
+        for (const [i, userId] of users.entries()) {
+          const { posted, pending } = expected[i];
+          expect(await balance(userId)).toEqual({ posted, pending, available: posted + pending });
+        }
+      }),
+      // No shrinking: a failure depends on timing, and each run waits out Postgres's deadlock timeout.
+      { numRuns: 12, endOnFailure: true },
+    );
   });
 
   it('the same reservation sent N times at once holds the points once', async () => {

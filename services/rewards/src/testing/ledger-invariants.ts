@@ -4,7 +4,9 @@ import { DataSource } from 'typeorm';
  * Security check 14: every account's balance is the sum of its entries (computed here
  * independently of the ledger_balances view), every transfer balances on each layer with the
  * entries its kind requires, the ledger as a whole sums to zero, and users only ever hold
- * reservations against themselves (their pending layer is never positive).
+ * reservations against themselves (their pending layer is never positive). Once migration
+ * 1734400000000 has run, the balance the ledger keeps for each user account is the sums and count
+ * of its entries: a user account with entries has its row, and no other account has one.
  */
 export async function expectLedgerInvariants(db: DataSource): Promise<void> {
   const balances: Array<{ account_id: string; view: string; entries: string }> = await db.query(`
@@ -26,6 +28,22 @@ export async function expectLedgerInvariants(db: DataSource): Promise<void> {
 
   const [{ total }] = await db.query('SELECT COALESCE(sum(amount), 0)::bigint AS total FROM ledger_entries');
   expect(Number(total)).toBe(0);
+
+  const [{ maintained }] = await db.query(`SELECT to_regclass('ledger_user_balances') IS NOT NULL AS maintained`);
+  if (maintained) {
+    const drifted = await db.query(`
+      SELECT a.id AS account_id, a.user_id IS NOT NULL AS user_account,
+             b.posted::text AS kept_posted, b.pending::text AS kept_pending, b.entries::text AS kept_entries,
+             s.posted::text AS entries_posted, s.pending::text AS entries_pending, s.entries::text AS entries
+        FROM ledger_accounts a
+        LEFT JOIN ledger_user_balances b ON b.account_id = a.id
+        LEFT JOIN (SELECT account_id, sum(amount) FILTER (WHERE layer = 'posted') AS posted,
+                          sum(amount) FILTER (WHERE layer = 'pending') AS pending, count(*) AS entries
+                     FROM ledger_entries GROUP BY account_id) s ON s.account_id = a.id
+       WHERE CASE WHEN a.user_id IS NULL OR s.entries IS NULL THEN b.account_id IS NOT NULL
+                  ELSE (b.posted, b.pending, b.entries) IS DISTINCT FROM (COALESCE(s.posted, 0), COALESCE(s.pending, 0), s.entries) END`);
+    expect(drifted).toEqual([]);
+  }
 
   const usersWithPositivePending = await db.query(`SELECT account_id FROM ledger_balances WHERE user_id IS NOT NULL AND pending > 0`);
   expect(usersWithPositivePending).toEqual([]);
