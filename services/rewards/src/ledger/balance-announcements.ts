@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BalanceChanged } from '@esim/contracts';
-import { Tx } from '@esim/platform';
+import { PreparedStatement, Tx } from '@esim/platform';
 
 interface VersionedBalanceRow {
   user_id: string;
   points: string;
   version: string;
 }
+
+/** Run for every batch of credits: prepared (PreparedStatement), planned once per connection. */
+const LOCK_ACCOUNTS = new PreparedStatement('SELECT id FROM ledger_accounts WHERE user_id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE');
+const READ_BALANCES = new PreparedStatement<VersionedBalanceRow>(
+  `SELECT a.user_id, COALESCE(b.posted + b.pending, 0)::text AS points, COALESCE(b.entries, 0)::text AS version
+     FROM ledger_accounts a LEFT JOIN ledger_user_balances b ON b.account_id = a.id
+    WHERE a.user_id = ANY($1::uuid[])`,
+);
 
 /** A user's available points and how many ledger entries their account holds (the version). */
 export interface VersionedBalance {
@@ -41,7 +49,7 @@ export class BalanceAnnouncements {
   async lock(m: EntityManager, userIds: Iterable<string>): Promise<void> {
     const users = [...new Set(userIds)];
     if (users.length === 0) return;
-    await m.query('SELECT id FROM ledger_accounts WHERE user_id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE', [users]);
+    await LOCK_ACCOUNTS.run(m, [users]);
   }
 
   /** Publishes BalanceChanged for each user (with an account), read under the account lock. */
@@ -60,12 +68,7 @@ export class BalanceAnnouncements {
    * all its entries; an account without entries has no row yet (0 points, version 0).
    */
   async read(m: EntityManager, userIds: string[]): Promise<VersionedBalance[]> {
-    const rows: VersionedBalanceRow[] = await m.query(
-      `SELECT a.user_id, COALESCE(b.posted + b.pending, 0)::text AS points, COALESCE(b.entries, 0)::text AS version
-         FROM ledger_accounts a LEFT JOIN ledger_user_balances b ON b.account_id = a.id
-        WHERE a.user_id = ANY($1::uuid[])`,
-      [userIds],
-    );
+    const rows = await READ_BALANCES.run(m, [userIds]);
     return rows.map((r) => ({ userId: r.user_id, points: Number(r.points), version: Number(r.version) }));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError, isCheckViolation } from '@esim/platform';
+import { AppError, isCheckViolation, PreparedStatement } from '@esim/platform';
 import { accountClosed, insufficientPoints } from './ledger-errors';
 import { Balance, CreditKind, SystemAccount, Transfer, TransferKind, TransferResult, UserAccount } from './ledger.types';
 
@@ -16,6 +16,18 @@ interface TransferRow {
   linked_id: string | null;
   created_at: Date;
 }
+
+/**
+ * The statements of every batch of offer-wall credits, prepared (PreparedStatement): planned once
+ * per connection instead of at each batch.
+ */
+const OPEN_ACCOUNTS = new PreparedStatement('INSERT INTO ledger_accounts (user_id) SELECT unnest($1::uuid[]) ON CONFLICT (user_id) DO NOTHING');
+const ACCOUNTS_OF = new PreparedStatement<{ id: string; user_id: string; closed_at: Date | null }>(
+  'SELECT id, user_id, closed_at FROM ledger_accounts WHERE user_id = ANY($1::uuid[])',
+);
+const CREDIT_MANY = new PreparedStatement<TransferRow>(`INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
+  SELECT $1, $2, t.account, t.amount, t.reference FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(account, amount, reference)
+  ON CONFLICT DO NOTHING RETURNING ${TRANSFER_COLUMNS}`);
 
 const toTransfer = (r: TransferRow): Transfer => ({
   id: r.id,
@@ -87,11 +99,8 @@ export class Ledger {
   async openUserAccounts(m: EntityManager, userIds: string[]): Promise<Map<string, UserAccount>> {
     // Sorted: concurrent batches then take the rows' locks in the same order (no deadlock).
     const unique = [...new Set(userIds)].sort();
-    await m.query('INSERT INTO ledger_accounts (user_id) SELECT unnest($1::uuid[]) ON CONFLICT (user_id) DO NOTHING', [unique]);
-    const rows: Array<{ id: string; user_id: string; closed_at: Date | null }> = await m.query(
-      'SELECT id, user_id, closed_at FROM ledger_accounts WHERE user_id = ANY($1::uuid[])',
-      [unique],
-    );
+    await OPEN_ACCOUNTS.run(m, [unique]);
+    const rows = await ACCOUNTS_OF.run(m, [unique]);
     return new Map(rows.map((r) => [r.user_id, { id: r.id, closed: r.closed_at !== null }]));
   }
 
@@ -122,18 +131,13 @@ export class Ledger {
     credits: ReadonlyArray<{ accountId: string; amount: number; reference: string }>,
   ): Promise<TransferResult[]> {
     if (credits.length === 0) return [];
-    const inserted: TransferRow[] = await m.query(
-      `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
-       SELECT $1, $2, t.account, t.amount, t.reference FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(account, amount, reference)
-       ON CONFLICT DO NOTHING RETURNING ${TRANSFER_COLUMNS}`,
-      [
+    const inserted = await CREDIT_MANY.run(m, [
         kind,
         await this.systemAccountId(m, from),
         credits.map((c) => c.accountId),
         credits.map((c) => c.amount),
         credits.map((c) => c.reference),
-      ],
-    );
+    ]);
     return this.resultsFor(m, kind, credits, inserted);
   }
 
