@@ -131,6 +131,7 @@ export class ServicePlatformModule {
               new OutboxRelay(ds, amqp, {
                 exchange: names.exchange,
                 pollMs: config.OUTBOX_POLL_MS,
+                batchSize: config.OUTBOX_BATCH_SIZE,
                 retentionHours: config.OUTBOX_RETENTION_HOURS,
                 maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
                 metrics,
