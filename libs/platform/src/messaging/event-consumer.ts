@@ -46,7 +46,7 @@ type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: 
 
 const DEFAULT_PREFETCH = 16;
 /** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
-const GROUPED_PREFETCH = 1024;
+const GROUPED_PREFETCH = 256;
 
 /**
  * Consumes the service's own quorum queue. Each delivery runs through the inbox (one transaction
