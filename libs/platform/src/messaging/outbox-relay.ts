@@ -41,7 +41,9 @@ export interface ParkedEvent {
 interface OutboxRow {
   id: string;
   routing_key: string;
-  envelope: { id: string; type: string; correlationId: string };
+  /** The envelope as JSON text, sent as it is: parsing it to serialize it again cost every pass. */
+  body: string;
+  correlation_id: string;
   attempts: number;
   headers: Record<string, string> | null;
 }
@@ -54,7 +56,7 @@ const DEFAULT_MAX_ATTEMPTS = 10;
  * The relay's one read per pass. Parked and published rows are outside the partial index
  * `outbox_events_due` (see messaging-tables.migration.ts), so this work does not grow with them.
  */
-export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope, attempts, headers FROM outbox_events
+export const CLAIM_DUE_EVENTS_SQL = `SELECT id, routing_key, envelope::text AS body, envelope->>'correlationId' AS correlation_id, attempts, headers FROM outbox_events
   WHERE published_at IS NULL AND parked_at IS NULL AND available_at <= now()
   ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`;
 const CLAIM_DUE_EVENTS = new PreparedStatement<OutboxRow>(CLAIM_DUE_EVENTS_SQL);
@@ -192,7 +194,7 @@ export class OutboxRelay implements OutboxWaker {
       if (rows.length === 0) return 0;
       // One AMQP message per routing key in this pass (src/messaging/event-batch.ts says why).
       // Order across routing keys was never promised: consumers apply up to their prefetch at once.
-      const bodies = new Map(rows.map((r) => [r, JSON.stringify(r.envelope)]));
+      const bodies = new Map(rows.map((r) => [r, r.body]));
       const messages = EVENT_BATCH.pack(rows, (r) => r.routing_key, (r) => Buffer.byteLength(bodies.get(r)!));
       await Promise.all(messages.map((group) => this.publish(group, bodies)));
       // A returned message is unroutable as a whole: all its rows share the routing key.
@@ -227,7 +229,7 @@ export class OutboxRelay implements OutboxWaker {
         parent &&
         this.tracer.startSpan(
           `${row.routing_key} publish`,
-          { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.opts.exchange, 'messaging.message.id': row.id, correlation_id: row.envelope.correlationId, 'messaging.batch.message_count': rows.length } },
+          { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.opts.exchange, 'messaging.message.id': row.id, correlation_id: row.correlation_id, 'messaging.batch.message_count': rows.length } },
           parent,
         );
       return span ? { parent: parent!, span } : undefined;
@@ -242,9 +244,9 @@ export class OutboxRelay implements OutboxWaker {
         mandatory: true,
         contentType: batched ? EVENT_BATCH.contentType : 'application/json',
         messageId: first.id,
-        type: first.envelope.type,
+        type: first.routing_key,
         // A batch's events have correlation ids of their own, in their envelopes.
-        correlationId: batched ? undefined : first.envelope.correlationId,
+        correlationId: batched ? undefined : first.correlation_id,
         timestamp: Math.floor(Date.now() / 1000),
         headers: batched ? { ...stored, [EVENT_BATCH.countHeader]: rows.length } : stored,
       });
