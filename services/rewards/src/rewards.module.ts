@@ -15,6 +15,7 @@ import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-tra
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
 import { LedgerEntriesPerStatement1734300000000 } from './migrations/1734300000000-ledger-entries-per-statement';
 import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledger-user-balances';
+import { TimeOrderedIds1734500000000 } from './migrations/1734500000000-time-ordered-ids';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -49,6 +50,7 @@ export class RewardsModule {
             RewardsAdminConsole1734200000000,
             LedgerEntriesPerStatement1734300000000,
             LedgerUserBalances1734400000000,
+            TimeOrderedIds1734500000000,
           ],
         }),
       ],

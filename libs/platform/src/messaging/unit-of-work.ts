@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { DataSource, EntityManager } from 'typeorm';
 import type { EventDefinition, EventEnvelope, EventPayload } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
@@ -22,6 +23,15 @@ export class Tx {
 }
 
 /**
+ * A new event's id: a UUIDv7, time-ordered, so the outbox's and the consumers' inbox indexes on it
+ * take each new id at their right edge instead of on a random page. With random (v4) ids, writing
+ * a batch of postbacks dirtied a page per event in each of those indexes, and after every
+ * checkpoint each such page went whole into the WAL: about 20 KB of WAL per accepted postback
+ * (EXPLAIN (ANALYZE, WAL) of the ingestion's batch statement, docs/earning.md).
+ */
+export const eventId = (): string => uuidv7();
+
+/**
  * An event as the outbox stores it: its envelope (the payload checked against the contract) and
  * the trace context it was announced in, if traced. Tx.publish stages these; a write that is one
  * statement of its own inserts them itself (UnitOfWork.outboxWritten).
@@ -29,7 +39,7 @@ export class Tx {
 export function newEnvelope<D extends EventDefinition>(def: D, payload: EventPayload<D>): { envelope: EventEnvelope<EventPayload<D>>; headers?: TraceHeaders } {
   const ctx = RequestContext.current();
   const envelope: EventEnvelope<EventPayload<D>> = {
-    id: randomUUID(),
+    id: eventId(),
     type: def.routingKey,
     occurredAt: new Date().toISOString(),
     correlationId: ctx?.correlationId ?? randomUUID(),

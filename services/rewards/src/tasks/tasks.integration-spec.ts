@@ -6,6 +6,7 @@ import { Ledger } from '../ledger/ledger';
 import { Ledger1732061000000 } from '../migrations/1732061000000-ledger';
 import { Earning1732061000001 } from '../migrations/1732061000001-earning';
 import { LedgerEntriesPerStatement1734300000000 } from '../migrations/1734300000000-ledger-entries-per-statement';
+import { TimeOrderedIds1734500000000 } from '../migrations/1734500000000-time-ordered-ids';
 import { NewTask, Tasks } from './tasks';
 
 describe('tasks of offer-wall credits (real Postgres)', () => {
@@ -19,7 +20,7 @@ describe('tasks of offer-wall credits (real Postgres)', () => {
       url: TEST_DATABASE_URL,
       schema: ns.schema('rewards'),
       entities: [],
-      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000],
+      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000, TimeOrderedIds1734500000000],
     });
   });
   afterAll(async () => {
@@ -73,6 +74,23 @@ describe('tasks of offer-wall credits (real Postgres)', () => {
     );
     const byId = new Map(stored.map((s) => [s.id, s.completed_at.getTime()]));
     for (const task of answered) expect(task.completedAt.getTime()).toBe(byId.get(task.id));
+  });
+
+  it('gives transfers and tasks time-ordered ids (UUIDv7): later batches sort after earlier ones', async () => {
+    const first = await creditedBatch(5);
+    // Ids order by their millisecond: two batches in the same one would tie on it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await creditedBatch(5);
+    const earlierTasks = await db.transaction((m) => tasks.insertMany(m, first));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const tasksOf = [earlierTasks, await db.transaction((m) => tasks.insertMany(m, second))];
+    const transferIds = [...first, ...second].map((t) => t.ledgerTransferId);
+    const taskIds = tasksOf.flat().map((t) => t.id);
+    for (const id of [...transferIds, ...taskIds]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const newest = (ids: string[]) => [...ids].sort().slice(-1)[0];
+    const oldest = (ids: string[]) => [...ids].sort()[0];
+    expect(oldest(second.map((t) => t.ledgerTransferId)) > newest(first.map((t) => t.ledgerTransferId))).toBe(true);
+    expect(oldest(tasksOf[1].map((t) => t.id)) > newest(tasksOf[0].map((t) => t.id))).toBe(true);
   });
 
   it('marks the tasks of reversed credits, and only those, and answers them as stored', async () => {

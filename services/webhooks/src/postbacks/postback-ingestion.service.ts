@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OfferwallPostbackAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
-import { CONFIG, Counter, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
+import { CONFIG, Counter, eventId, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
 import { answerFor } from './postback-answer';
@@ -104,7 +103,8 @@ export class PostbackIngestion {
   private async write(batch: Examined[]): Promise<PostbackOutcome[]> {
     const acceptedAt = new Date().toISOString();
     const deliveries = batch.map((e): BatchDelivery => {
-      const id = randomUUID();
+      // Time-ordered (UUIDv7), as event ids are: the table's primary key takes it at its right edge.
+      const id = eventId();
       if (!e.facts) return { id, record: e.record, status: e.record.status };
       const { facts } = e;
       // A 0-point credit moves nothing; a reversal stating 0 still takes its whole credit back.

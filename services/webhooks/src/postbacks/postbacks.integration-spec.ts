@@ -335,6 +335,13 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
     expect((await wh.accepted('cpx', third.transactionId)).map((e) => e.action)).toEqual(['credit', 'reverse']);
     const [{ moments }] = await wh.db.query('SELECT count(DISTINCT created_at)::int AS moments FROM webhook_transactions WHERE user_id = $1', [userId]);
     expect(moments).toBe(1);
+    // Deliveries and their events have time-ordered ids (UUIDv7): each index takes them at its right edge.
+    const ids: Array<{ id: string; event_id: string }> = await wh.db.query(
+      `SELECT w.id, o.id AS event_id FROM webhook_transactions w JOIN outbox_events o ON o.envelope->'payload'->>'deliveryId' = w.id::text WHERE w.user_id = $1`,
+      [userId],
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    for (const { id, event_id } of ids) for (const uuid of [id, event_id]) expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
   });
 
   it('records against the delivery what rewards could not apply', async () => {
