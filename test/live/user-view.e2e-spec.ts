@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { BalanceChanged, EsimRpc, GiftSummaryChanged, IdentityRpc, ProfileChanged, RewardsRpc, SIGNUP_BONUS_POINTS, TaskCredited } from '@esim/contracts';
+import { BalanceChanged, EsimRpc, GiftSummaryChanged, IdentityRpc, ProfileChanged, RewardsRpc, SIGNUP_BONUS_POINTS, TasksCredited } from '@esim/contracts';
 import { EventConsumer, RpcClient } from '@esim/platform';
 import { DataSource } from 'typeorm';
 import { runAdminCommand } from '../../services/identity/src/cli/admin-command';
@@ -246,16 +245,8 @@ describe('the live user view', () => {
         const before = (await me(anaClient)).points;
 
         await credit(sys, ana.id, 120);
-        const task = await publishEvent(sys, TaskCredited, {
-          taskId: randomUUID(),
-          userId: ana.id,
-          provider: 'cpx',
-          transactionId: 'tx-live-1',
-          taskType: 'offer_completion',
-          points: 120,
-          completedAt: new Date().toISOString(),
-        });
-        await appliedByGateway(gw1, task);
+        const credited = await publishEvent(sys, TasksCredited, { userId: ana.id, provider: 'cpx', tasks: 1, points: 120, creditedAt: new Date().toISOString() });
+        await appliedByGateway(gw1, credited);
         for (const s of [onOne, onTwo]) {
           await s.next((m) => m.data.user?.points === before + 120);
           await s.next((m) => m.data.happened?.kind === 'points-credited');
@@ -281,22 +272,21 @@ describe('the live user view', () => {
       await listener.psubscribe(`${sys.ns.id}:user-view:*`);
       const consumed = () => [gw1, gw2].reduce((n, gw) => n + gw.get(EventConsumer).stats.applied + gw.get(EventConsumer).stats.duplicates, 0);
       try {
-        const credited = (provider: 'cpx' | 'bitlabs', points: number, userId = ana.id) => ({
-          taskId: randomUUID(),
+        const credited = (provider: 'cpx' | 'bitlabs', points: number[], userId = ana.id) => ({
           userId,
           provider,
-          transactionId: `tx-burst-${randomUUID()}`,
-          taskType: 'offer_completion' as const,
-          points,
-          completedAt: new Date().toISOString(),
+          tasks: points.length,
+          points: points.reduce((sum, p) => sum + p, 0),
+          creditedAt: new Date().toISOString(),
         });
-        // 40 credits from CPX (10 to 49 MB), 10 from BitLabs (100 MB each), 5 for Ben, in one broker message as rewards sends them.
+        // 40 credits from CPX (10 to 49 MB) in 8 batches of rewards, 10 from BitLabs (100 MB each) in 2, 5 for Ben in 1,
+        // in one broker message as rewards' relay sends them: several events for one user and wall, as after a burst.
         const burst = [
-          ...Array.from({ length: 40 }, (_, i) => credited('cpx', 10 + i)),
-          ...Array.from({ length: 10 }, () => credited('bitlabs', 100)),
-          ...Array.from({ length: 5 }, () => credited('cpx', 7, ben.id)),
+          ...Array.from({ length: 8 }, (_, b) => credited('cpx', Array.from({ length: 5 }, (_, i) => 10 + b * 5 + i))),
+          ...Array.from({ length: 2 }, () => credited('bitlabs', Array.from({ length: 5 }, () => 100))),
+          credited('cpx', Array.from({ length: 5 }, () => 7), ben.id),
         ].sort(() => Math.random() - 0.5);
-        const events = burst.map((payload) => envelopeOf(TaskCredited, payload));
+        const events = burst.map((payload) => envelopeOf(TasksCredited, payload));
         await publishEventBatch(sys, events);
         for (const e of events) await appliedByGateway(gw1, e);
         await live.next((m) => m.data.happened?.provider === 'cpx');
@@ -316,7 +306,7 @@ describe('the live user view', () => {
             { kind: 'points-credited', provider: 'bitlabs', points: 1000 },
           ]),
         );
-        // One PUBLISH per user and wall for the 55 credits, not one each.
+        // One PUBLISH per user and wall for the 11 announcements (55 credits), not one each.
         expect(announced.sort()).toEqual([ana.id, ana.id, ben.id].map((id) => `${sys.ns.id}:user-view:${id}`).sort());
       } finally {
         listener.disconnect();

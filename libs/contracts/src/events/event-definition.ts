@@ -31,7 +31,7 @@ export interface EventOptions {
   noConsumerReason?: string;
 }
 
-/** Declares an integration event. Names are past tense: `user-registered`, `task-credited`. */
+/** Declares an integration event. Names are past tense: `user-registered`, `tasks-credited`. */
 export function defineEvent<S extends z.ZodType>(producer: string, name: string, version: number, schema: S, opts: EventOptions = {}): EventDefinition<S> {
   return { producer, name, version, routingKey: `${producer}.${name}.v${version}`, schema, ...(opts.noConsumerReason ? { noConsumerReason: opts.noConsumerReason } : {}) };
 }

@@ -1,7 +1,7 @@
 import { DataGiftGranted, GiftSummaryChanged, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, PasswordChanged, ProfileChanged } from '../identity/identity.events';
 import { PurchaseEsimIssued } from '../payments/purchase-esim.events';
-import { BalanceChanged, TaskCredited, TaskReversed } from '../rewards/rewards.events';
+import { BalanceChanged, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { defineServicePort } from './service-port';
 
 /**
@@ -18,7 +18,7 @@ export const GatewayPort = defineServicePort('gateway', {
     BalanceChanged,
     GiftSummaryChanged,
     // What happened, for the notice on the user's open pages.
-    TaskCredited,
+    TasksCredited,
     TaskReversed,
     ProvisioningSucceeded,
     DataGiftGranted,

@@ -34,9 +34,9 @@ describe('declared ports', () => {
   });
 
   it('has the gateway consume the task feed for the live view, so those events need no reason any more', () => {
-    expect(contracts.TaskCredited.noConsumerReason).toBeUndefined();
+    expect(contracts.TasksCredited.noConsumerReason).toBeUndefined();
     expect(contracts.TaskReversed.noConsumerReason).toBeUndefined();
-    expect(contracts.GatewayPort.consumes).toEqual(expect.arrayContaining([contracts.TaskCredited, contracts.TaskReversed, contracts.BalanceChanged]));
+    expect(contracts.GatewayPort.consumes).toEqual(expect.arrayContaining([contracts.TasksCredited, contracts.TaskReversed, contracts.BalanceChanged]));
     expect(contracts.NotificationsPort.consumes).toContain(contracts.EmailChanged);
   });
 });

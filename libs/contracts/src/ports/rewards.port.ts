@@ -1,7 +1,7 @@
 import { ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, UserRegistered } from '../identity/identity.events';
 import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
-import { BalanceChanged, OfferwallPostbackRefused, TaskCredited, TaskReversed } from '../rewards/rewards.events';
+import { BalanceChanged, OfferwallPostbackRefused, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { RewardsRpc } from '../rewards/rewards.rpc';
 import { RewardsAdminRpc } from '../admin/rewards-admin.rpc';
 import { OfferwallPostbackAccepted } from '../webhooks/webhooks.events';
@@ -9,6 +9,6 @@ import { defineServicePort } from './service-port';
 
 export const RewardsPort = defineServicePort('rewards', {
   answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc)],
-  publishes: [TaskCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged],
+  publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged],
   consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbackAccepted],
 });

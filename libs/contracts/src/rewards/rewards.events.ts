@@ -2,25 +2,25 @@ import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
 import { OFFERWALL_IDS } from '../webhooks/offerwalls';
 import { REWARDS_REFUSALS } from '../webhooks/postbacks';
-import { TASK_TYPES } from './tasks';
 
 /**
- * An offer-wall task was credited to the user (one per provider transaction). The gateway's live
- * view turns it into the user's "+N MB from <wall>" notice; the balance itself travels in
- * BalanceChanged.
+ * Offer-wall tasks were credited to a user from one wall: one event per user and wall of a batch
+ * of credits (services/rewards/src/offerwall-credits), with how many tasks and their points summed;
+ * the tasks themselves are in the user's history (RewardsRpc.listTasks). The gateway's live view
+ * turns it into the user's "+N MB from <wall>" notice, which never named a task; the balance itself
+ * travels in BalanceChanged. One per batch rather than one per task: under a burst of postbacks
+ * (bench/postbacks.bench.mjs) each event was an outbox row, broker bytes and a gateway inbox key.
  */
-export const TaskCredited = defineEvent(
+export const TasksCredited = defineEvent(
   'rewards',
-  'task-credited',
+  'tasks-credited',
   1,
   z.object({
-    taskId: z.string().uuid(),
     userId: z.string().uuid(),
     provider: z.enum(OFFERWALL_IDS),
-    transactionId: z.string(),
-    taskType: z.enum(TASK_TYPES),
+    tasks: z.number().int().positive(),
     points: z.number().int().positive(),
-    completedAt: z.string().datetime(),
+    creditedAt: z.string().datetime(),
   }),
 );
 

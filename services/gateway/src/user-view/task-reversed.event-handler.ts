@@ -7,7 +7,7 @@ type Reversed = EventPayload<typeof TaskReversed>;
 
 /**
  * A wall took a credit back: said on the user's open pages (the points follow in BalanceChanged).
- * Applied in groups like TaskCredited: one notice per user and wall, the points summed.
+ * Applied in groups like TasksCredited: one notice per user and wall, the points summed.
  */
 @EventHandler(TaskReversed)
 export class TaskReversedEventHandler implements EventHandler<typeof TaskReversed> {

@@ -11,8 +11,8 @@ import { ProfileChangedEventHandler } from './profile-changed.event-handler';
 import { ProvisioningSucceededEventHandler } from './provisioning-succeeded.event-handler';
 import { StaleAfterWriteInterceptor } from './stale-after-write.interceptor';
 import { PurchaseEsimIssuedEventHandler } from './purchase-esim-issued.event-handler';
-import { TaskCreditedEventHandler } from './task-credited.event-handler';
 import { TaskReversedEventHandler } from './task-reversed.event-handler';
+import { TasksCreditedEventHandler } from './tasks-credited.event-handler';
 import { UserViewCache } from './user-view-cache';
 
 /**
@@ -30,7 +30,7 @@ import { UserViewCache } from './user-view-cache';
     ProfileChangedEventHandler,
     BalanceChangedEventHandler,
     GiftSummaryChangedEventHandler,
-    TaskCreditedEventHandler,
+    TasksCreditedEventHandler,
     TaskReversedEventHandler,
     ProvisioningSucceededEventHandler,
     DataGiftGrantedEventHandler,

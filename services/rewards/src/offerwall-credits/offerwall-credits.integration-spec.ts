@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import amqplib from 'amqplib';
 import {
   AccountDeleted,
+  EventEnvelope,
   EventPayload,
   OfferwallId,
   OfferwallPostbackAccepted,
   OfferwallPostbackRefused,
   RewardsRpc,
   SIGNUP_BONUS_POINTS,
-  TaskCredited,
+  TasksCredited,
   TaskReversed,
   UserRegistered,
 } from '@esim/contracts';
-import { asUser, waitFor } from '@esim/testing';
+import { asUser, TEST_AMQP_URL, waitFor } from '@esim/testing';
+import { EVENT_BATCH } from '../../../../libs/platform/src/messaging/event-batch';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
@@ -67,7 +70,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
       [`${provider}:${transactionId}`],
     );
 
-  it('credits an accepted postback once, lists the task and announces TaskCredited, even delivered again or republished', async () => {
+  it('credits an accepted postback once, lists the task and announces it once, even delivered again or republished', async () => {
     const userId = await rewards.registerUser();
     const credit = accepted(userId);
     const first = await deliver(credit);
@@ -88,10 +91,81 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
         reversedAt: null,
       },
     ]);
-    expect(await outbox(TaskCredited.routingKey, 'transactionId', credit.transactionId)).toHaveLength(1);
+    expect(await outbox(TasksCredited.routingKey, 'userId', userId)).toEqual([
+      { userId, provider: 'cpx', tasks: 1, points: 120, creditedAt: tasks[0].completedAt },
+    ]);
     // The republished copy (a new event id) reached the ledger, which already held the credit.
     expect(copy.id).not.toBe(first.id);
     expect(await refusals(credit.deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
+  });
+
+  it('announces a batch of credits once per user and wall, with how many tasks and their points, and nothing when it is replayed', async () => {
+    const [ana, ben] = await Promise.all([rewards.registerUser(), rewards.registerUser()]);
+    const credits = [
+      ...Array.from({ length: 6 }, (_, i) => accepted(ana, { provider: 'cpx', points: 10 + i })),
+      ...Array.from({ length: 4 }, () => accepted(ana, { provider: 'bitlabs', points: 100 })),
+      ...Array.from({ length: 3 }, () => accepted(ben, { provider: 'cpx', points: 7 })),
+    ].sort(() => Math.random() - 0.5);
+    const envelopeOf = (payload: Accepted): EventEnvelope => ({
+      id: randomUUID(),
+      type: OfferwallPostbackAccepted.routingKey,
+      occurredAt: new Date().toISOString(),
+      correlationId: randomUUID(),
+      causationId: null,
+      payload,
+    });
+    // In one broker message, as the ingestion service's outbox relay sends them (EVENT_BATCH): rewards applies them in one transaction.
+    const deliverBatch = async (envelopes: EventEnvelope[]) => {
+      const conn = await amqplib.connect(TEST_AMQP_URL);
+      try {
+        const channel = await conn.createConfirmChannel();
+        channel.publish(`${rewards.ns.id}.events`, OfferwallPostbackAccepted.routingKey, Buffer.from(JSON.stringify(envelopes)), {
+          persistent: true,
+          contentType: EVENT_BATCH.contentType,
+          headers: { [EVENT_BATCH.countHeader]: envelopes.length },
+        });
+        await channel.waitForConfirms();
+      } finally {
+        await conn.close();
+      }
+      await waitFor(
+        async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = ANY($1)', [envelopes.map((e) => e.id)])).length === envelopes.length,
+        { what: 'the batch applied' },
+      );
+    };
+    const announcements = async () => [...(await outbox(TasksCredited.routingKey, 'userId', ana)), ...(await outbox(TasksCredited.routingKey, 'userId', ben))];
+
+    const batch = credits.map(envelopeOf);
+    await deliverBatch(batch);
+    expect(await points(ana)).toBe(SIGNUP_BONUS_POINTS + 75 + 400);
+    const stored = (await rewards.db.query('SELECT user_id, provider, points_earned, completed_at FROM tasks WHERE user_id = ANY($1)', [[ana, ben]])) as Array<{
+      user_id: string;
+      provider: string;
+      points_earned: number;
+      completed_at: Date;
+    }>;
+    expect(stored).toHaveLength(credits.length);
+    const storedSum = (userId: string, provider: string) => {
+      const mine = stored.filter((t) => t.user_id === userId && t.provider === provider);
+      return { userId, provider, tasks: mine.length, points: mine.reduce((sum, t) => sum + t.points_earned, 0), creditedAt: mine[0].completed_at.toISOString() };
+    };
+    const expected = [storedSum(ana, 'cpx'), storedSum(ana, 'bitlabs'), storedSum(ben, 'cpx')];
+    expect(expected.map((e) => [e.tasks, e.points])).toEqual([
+      [6, 75],
+      [4, 400],
+      [3, 21],
+    ]);
+    expect(await announcements()).toEqual(expect.arrayContaining(expected));
+    expect(await announcements()).toHaveLength(3);
+
+    // The same message again (a redelivery), then the same postbacks under new event ids (a
+    // republished outbox): nothing is credited or announced again.
+    await deliverBatch(batch);
+    const republished = credits.map((c) => envelopeOf({ ...c, deliveryId: randomUUID() }));
+    await deliverBatch(republished);
+    for (const e of republished) expect(await refusals((e.payload as Accepted).deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
+    expect(await points(ana)).toBe(SIGNUP_BONUS_POINTS + 75 + 400);
+    expect(await announcements()).toHaveLength(3);
   });
 
   it('takes a credit back once, whatever amount the reversal states (0 included), and only for its owner', async () => {
@@ -169,7 +243,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     const [{ n }] = await rewards.db.query(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'offerwall_credit' AND reference LIKE 'lootably:%'`);
     expect(n).toBe(credits.length);
 
-    // Each announcement carries its task as stored, the tasks of a whole batch written (and reversed) at once.
+    // The tasks of a whole batch are written (and reversed) at once.
     const byTransaction = <T>(rows: T[], id: (r: T) => string) => [...rows].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
     const tasks = byTransaction(
       (await rewards.db.query('SELECT * FROM tasks WHERE user_id = ANY($1)', [users])) as Array<{
@@ -186,16 +260,26 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     const announced = async (type: string) =>
       byTransaction((await Promise.all(users.map((u) => outbox(type, 'userId', u)))).flat(), (e) => e.transactionId as string);
     expect(tasks).toHaveLength(credits.length);
-    expect(await announced(TaskCredited.routingKey)).toEqual(
-      tasks.map((t) => ({
-        taskId: t.id,
-        userId: t.user_id,
-        provider: 'lootably',
-        transactionId: t.transaction_id,
-        taskType: t.task_type,
-        points: t.points_earned,
-        completedAt: t.completed_at.toISOString(),
-      })),
+    // The announcements say per user how many of the stored tasks were credited and their points,
+    // at the time the tasks were stored (now() of the batch's transaction). Summed per user and time:
+    // two batches may start in the same millisecond, which the ISO times cannot tell apart.
+    type Credited = EventPayload<typeof TasksCredited>;
+    const perUserAndTime = (rows: Credited[]) => {
+      const sums = new Map<string, Credited>();
+      for (const r of rows) {
+        const key = `${r.userId} ${r.provider} ${r.creditedAt}`;
+        const sum = sums.get(key);
+        if (sum) {
+          sum.tasks += r.tasks;
+          sum.points += r.points;
+        } else sums.set(key, { ...r });
+      }
+      return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, sum]) => sum);
+    };
+    expect(perUserAndTime((await announced(TasksCredited.routingKey)) as Credited[])).toEqual(
+      perUserAndTime(
+        tasks.map((t) => ({ userId: t.user_id, provider: 'lootably', tasks: 1, points: t.points_earned, creditedAt: t.completed_at.toISOString() })),
+      ),
     );
     expect(await announced(TaskReversed.routingKey)).toEqual(
       tasks

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventPayload, OfferwallPostbackAccepted, OfferwallPostbackRefused, RewardsRefusal, TaskCredited, TaskReversed } from '@esim/contracts';
+import { EventPayload, OfferwallPostbackAccepted, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
 import { Tx } from '@esim/platform';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
@@ -14,9 +14,9 @@ export const creditReference = (provider: string, transactionId: string) => `${p
 /**
  * Applies the offer-wall postbacks the ingestion service accepted, many in one transaction: at most
  * one credit per provider transaction and one reversal of it (the ledger's unique references, not
- * this code, guarantee both), a task per credit, and TaskCredited/TaskReversed. What cannot be
- * applied is reported back to the ingestion service (OfferwallPostbackRefused), which records it
- * against the delivery.
+ * this code, guarantee both), a task per credit, TasksCredited (one per user and wall of the batch)
+ * and TaskReversed. What cannot be applied is reported back to the ingestion service
+ * (OfferwallPostbackRefused), which records it against the delivery.
  */
 @Injectable()
 export class OfferwallCredits {
@@ -81,17 +81,21 @@ export class OfferwallCredits {
         ledgerTransferId: transfer.id,
       })),
     );
-    tasks.forEach((task) =>
-      tx.publish(TaskCredited, {
-        taskId: task.id,
-        userId: task.userId,
-        provider: task.provider,
-        transactionId: task.transactionId,
-        taskType: task.taskType,
-        points: task.pointsEarned,
-        completedAt: task.completedAt.toISOString(),
-      }),
-    );
+    // One announcement per user and wall, not per task: its only reader, the gateway's live view,
+    // says "+N MB from <wall>" per user and wall anyway (services/gateway/src/user-view/points-notices.ts),
+    // and each event costs an outbox row, broker bytes and a gateway inbox key.
+    const byUserAndWall = new Map<string, EventPayload<typeof TasksCredited>>();
+    for (const task of tasks) {
+      const key = `${task.userId} ${task.provider}`;
+      const creditedAt = task.completedAt.toISOString();
+      const announced = byUserAndWall.get(key);
+      if (announced) {
+        announced.tasks += 1;
+        announced.points += task.pointsEarned;
+        if (creditedAt > announced.creditedAt) announced.creditedAt = creditedAt;
+      } else byUserAndWall.set(key, { userId: task.userId, provider: task.provider, tasks: 1, points: task.pointsEarned, creditedAt });
+    }
+    for (const announced of byUserAndWall.values()) tx.publish(TasksCredited, announced);
     if (credited.length > 0) this.log.log(`credited ${credited.length} offer-wall transaction(s)`);
     return credited.map(({ p }) => p.userId);
   }
