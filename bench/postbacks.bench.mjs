@@ -95,8 +95,10 @@ if (!process.env.BENCH_SKIP_VACUUM) {
   const [{ autovacuum }] = (await db.query('SHOW autovacuum')).rows;
   const started = performance.now();
   await db.query('VACUUM (ANALYZE)');
+  // And a checkpoint: each run then starts with no page written since one, as the first run did.
+  await db.query('CHECKPOINT');
   await db.end();
-  console.log(`vacuum: VACUUM (ANALYZE) of ${PGBENCH_DATABASE_URL} in ${fmt((performance.now() - started) / 1000, 1)} s (autovacuum ${autovacuum})`);
+  console.log(`vacuum: VACUUM (ANALYZE) and CHECKPOINT of ${PGBENCH_DATABASE_URL} in ${fmt((performance.now() - started) / 1000, 1)} s (autovacuum ${autovacuum})`);
 }
 
 // 1. What the database does on its own, on this machine, now.
@@ -156,7 +158,9 @@ async function probe() {
       continue;
     }
     expected++;
-    while ((await probeCall('GET', '/api/tasks')).length < expected) await sleep(2);
+    // Every 10 ms: the figure is hundreds of ms, and each poll is a request through the gateway to
+    // rewards, on the same two cores as the load.
+    while ((await probeCall('GET', '/api/tasks')).length < expected) await sleep(10);
     visibleAfter.push(performance.now() - answeredAt);
     await sleep(20);
   }
@@ -165,6 +169,19 @@ async function probe() {
 console.log(
   `postbacks: ${REQUESTS} requests over ${CONNECTIONS} connections to ${TARGET_URL}/webhooks/offerwalls/${PROVIDER} (signed for ${SIGNING_ORIGIN}), ~${Math.round(DUPLICATE_SHARE * 100)}% replays, user ${user.id}`,
 );
+/** The database's WAL counters (pg_stat_wal): what the load wrote, per credit, at the end. */
+async function walCounters() {
+  const { Client } = require(path.join(root, 'node_modules/pg'));
+  const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
+  await db.connect();
+  try {
+    const [row] = (await db.query('SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal')).rows;
+    return row;
+  } finally {
+    await db.end();
+  }
+}
+const walBefore = await walCounters();
 const started = performance.now();
 const probing = probe();
 const result = await autocannon({
@@ -188,6 +205,8 @@ const creditedIn = (performance.now() - started) / 1000;
 await sleep(2000);
 points = (await call('GET', '/api/user')).points;
 const credited = points - startPoints;
+const walAfter = await walCounters();
+const walPer = (key) => (walAfter[key] - walBefore[key]) / Math.max(1, credited);
 const creditsPerSecond = credited / creditedIn;
 const ratio = creditsPerSecond / pgbenchTps;
 const exact = credited === unique;
@@ -197,6 +216,7 @@ answers         ${result.requests.total} in ${fmt(answeredIn, 1)} s (${result['2
 answer latency  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms   (target p99 <= 50 ms: ${result.latency.p99 <= 50 ? 'met' : 'MISSED'})
 credits         ${credited} in ${fmt(creditedIn, 1)} s from the first request: ${fmt(creditsPerSecond)} credits/s (${unique} unique transactions, ${result.requests.total - unique} replays)
 answer→visible  p50 ${fmt(percentile(visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(visibleAfter, 99), 1)} ms over ${visibleAfter.length} probes (GET /api/tasks)${probeFailures ? `, ${probeFailures} probes not answered 200` : ''}
+WAL per credit  ${fmt(walPer('bytes') / 1024, 1)} KB, ${fmt(walPer('records'), 1)} records, ${fmt(walPer('fpi'), 2)} full-page images (whole server, pg_stat_wal)
 pgbench         ${fmt(pgbenchTps)} single-row insert transactions/s
 ratio           credits/s = ${fmt(ratio * 100, 1)}% of pgbench TPS   (target >= 25%: ${ratio >= 0.25 ? 'met' : 'MISSED'})
 exactly once    balance grew by ${credited} points for ${unique} unique transactions: ${exact ? 'OK, one credit each' : 'MISMATCH'}`);

@@ -164,7 +164,7 @@ export class ServicePlatformModule {
           {
             provide: PLATFORM_REDIS,
             // Auto-pipelining: the inbox's commands for concurrent deliveries go out in one write (a
-            // write per command was a third of the gateway's time in a burst of TaskCredited).
+            // write per command was a third of the gateway's time in a burst of per-task credit events, since replaced by TasksCredited).
             useFactory: () => new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
           },
           {
