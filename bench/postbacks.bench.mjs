@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
 import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, percentile, root, session, sleep } from './lib/product-client.mjs';
 
 const require = createRequire(import.meta.url);
@@ -182,6 +183,8 @@ async function walCounters() {
   }
 }
 const walBefore = await walCounters();
+const cpuBefore = cpuSnapshot(PGBENCH_DATABASE_URL);
+const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const probing = probe();
 const result = await autocannon({
@@ -202,10 +205,16 @@ while (points - startPoints < unique && performance.now() - started < SETTLE_TIM
   points = (await call('GET', '/api/user')).points;
 }
 const creditedIn = (performance.now() - started) / 1000;
+const ownCpu = process.cpuUsage(ownCpuBefore);
+const cpuAfter = cpuSnapshot(PGBENCH_DATABASE_URL);
+const walAfter = await walCounters();
 await sleep(2000);
 points = (await call('GET', '/api/user')).points;
 const credited = points - startPoints;
-const walAfter = await walCounters();
+const cpuParts = cpuPerOperation(cpuBefore, cpuAfter, Math.max(1, credited));
+const cpuLine = cpuParts.length
+  ? `${cpuParts.map((r) => `${r.part} ${fmt(r.ms, 3)}`).join(', ')}; load generator ${fmt((ownCpu.user + ownCpu.system) / 1000 / Math.max(1, credited), 3)} (ms per credit, from the first request to the last credit visible; pg:<service> = its Postgres backends)`
+  : 'n/a (needs Linux /proc)';
 const walPer = (key) => (walAfter[key] - walBefore[key]) / Math.max(1, credited);
 const creditsPerSecond = credited / creditedIn;
 const ratio = creditsPerSecond / pgbenchTps;
@@ -216,6 +225,7 @@ answers         ${result.requests.total} in ${fmt(answeredIn, 1)} s (${result['2
 answer latency  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms   (target p99 <= 50 ms: ${result.latency.p99 <= 50 ? 'met' : 'MISSED'})
 credits         ${credited} in ${fmt(creditedIn, 1)} s from the first request: ${fmt(creditsPerSecond)} credits/s (${unique} unique transactions, ${result.requests.total - unique} replays)
 answer→visible  p50 ${fmt(percentile(visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(visibleAfter, 99), 1)} ms over ${visibleAfter.length} probes (GET /api/tasks)${probeFailures ? `, ${probeFailures} probes not answered 200` : ''}
+CPU per credit  ${cpuLine}
 WAL per credit  ${fmt(walPer('bytes') / 1024, 1)} KB, ${fmt(walPer('records'), 1)} records, ${fmt(walPer('fpi'), 2)} full-page images (whole server, pg_stat_wal)
 pgbench         ${fmt(pgbenchTps)} single-row insert transactions/s
 ratio           credits/s = ${fmt(ratio * 100, 1)}% of pgbench TPS   (target >= 25%: ${ratio >= 0.25 ? 'met' : 'MISSED'})

@@ -1,0 +1,72 @@
+// CPU time used by each part of the product on this machine (Linux /proc), so a benchmark can say
+// where the time per operation went: each Node service, Postgres backends by the service that holds
+// their connection, RabbitMQ and Redis. Written here because it is a /proc reader of a few lines
+// and the attribution of Postgres backends to services is this project's own.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const SERVICES = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks'];
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function processes() {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (cmd) out.push({ pid: Number(pid), cmd, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+const kind = (cmd) =>
+  SERVICES.find((s) => cmd.includes(`services/${s}/`)) ??
+  (cmd.includes('beam') ? 'rabbitmq' : cmd.includes('redis-server') ? 'redis' : cmd.startsWith('postgres') ? 'postgres' : null);
+
+/** Which Node process holds each local port connected to Postgres (ss), and each backend's client port (pg_stat_activity). */
+function backendOwners(databaseUrl) {
+  const owners = new Map();
+  try {
+    const ss = execFileSync('ss', ['-tnpH', 'state', 'established', 'dport', '= :5432'], { encoding: 'utf8' });
+    const portOwner = new Map();
+    for (const m of ss.matchAll(/:(\d+)\s+\S+:5432\s.*?pid=(\d+)/g)) portOwner.set(Number(m[1]), Number(m[2]));
+    const rows = execFileSync('psql', [databaseUrl, '-Atc', 'SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL'], { encoding: 'utf8' });
+    for (const line of rows.trim().split('\n')) {
+      const [pid, port] = line.split('|').map(Number);
+      if (portOwner.has(port)) owners.set(pid, portOwner.get(port));
+    }
+  } catch {
+    // no ss or psql: Postgres is then counted as one
+  }
+  return owners;
+}
+
+/** CPU ticks so far by part: 'webhooks', 'pg:webhooks' (its Postgres backends), 'postgres' (the rest), … */
+export function cpuSnapshot(databaseUrl) {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const procs = processes();
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const owners = backendOwners(databaseUrl);
+  const ticks = {};
+  for (const p of procs) {
+    let part = kind(p.cmd);
+    if (!part) continue;
+    if (part === 'postgres' && owners.has(p.pid)) part = `pg:${kind(byPid.get(owners.get(p.pid))?.cmd ?? '') ?? 'other'}`;
+    ticks[part] = (ticks[part] ?? 0) + p.ticks;
+  }
+  return ticks;
+}
+
+/** Milliseconds of CPU per operation by part between two snapshots (parts that used some), largest first. */
+export function cpuPerOperation(before, after, operations) {
+  if (!before || !after) return [];
+  return Object.keys(after)
+    .filter((part) => before[part] !== undefined)
+    .map((part) => ({ part, ms: ((after[part] - before[part]) * TICK_MS) / operations }))
+    .filter((r) => r.ms > 0.0005)
+    .sort((a, b) => b.ms - a.ms);
+}
