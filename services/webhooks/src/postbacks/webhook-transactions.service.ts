@@ -53,7 +53,9 @@ export interface BatchDelivery {
  * the outbox, and every other delivery with its outcome. One round trip and one commit a batch:
  * on the postback path (bench/postbacks.bench.mjs) a transaction of seven statements, each a
  * round trip, and the escaping of their array parameters cost more than the rows themselves.
- * Prepared: planning this statement cost more than running it for a batch of ten.
+ * Prepared: planning this statement cost more than running it for a batch of ten. The batch is one
+ * jsonb parameter, parsed once: as json, each delivery's raw payload and event were parsed again
+ * into their jsonb columns (100 deliveries: 10-14 ms -> 8-12 ms a statement, measured alternately).
  *
  * Data-modifying CTEs all see the snapshot the statement started with, and each other only through
  * RETURNING: a reversal finds a credit of the same batch in `credits`, not in the table. Accepted
@@ -62,7 +64,7 @@ export interface BatchDelivery {
  */
 const RECORD_BATCH = new PreparedStatement<{ n: number; outcome: PostbackOutcome }>(`
 WITH input AS (
-  SELECT * FROM json_to_recordset($1::json) AS r(
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
     n int, id uuid, provider text, transaction_id text, credit_transaction_id text, user_id uuid, amount_mb int,
     raw_payload jsonb, source_ip text, status text, intent text, event_id uuid, event_type text, envelope jsonb, headers jsonb)
 ),
