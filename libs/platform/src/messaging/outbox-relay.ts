@@ -194,9 +194,8 @@ export class OutboxRelay implements OutboxWaker {
       if (rows.length === 0) return 0;
       // One AMQP message per routing key in this pass (src/messaging/event-batch.ts says why).
       // Order across routing keys was never promised: consumers apply up to their prefetch at once.
-      const bodies = new Map(rows.map((r) => [r, r.body]));
-      const messages = EVENT_BATCH.pack(rows, (r) => r.routing_key, (r) => Buffer.byteLength(bodies.get(r)!));
-      await Promise.all(messages.map((group) => this.publish(group, bodies)));
+      const messages = EVENT_BATCH.pack(rows, (r) => r.routing_key, (r) => Buffer.byteLength(r.body));
+      await Promise.all(messages.map((group) => this.publish(group)));
       // A returned message is unroutable as a whole: all its rows share the routing key.
       const unroutable = new Set(messages.filter((group) => this.returned.delete(group[0].id)).flat());
       const routed = rows.filter((r) => !unroutable.has(r));
@@ -221,7 +220,7 @@ export class OutboxRelay implements OutboxWaker {
    * trace context: consumers continue the first event's trace, and the others' traces end at
    * their publish span. Untraced (the default), no event has headers to lose.
    */
-  private async publish(rows: OutboxRow[], bodies: Map<OutboxRow, string>): Promise<void> {
+  private async publish(rows: OutboxRow[]): Promise<void> {
     const first = rows[0];
     const spans = rows.map((row) => {
       const parent = tracingEnabled() && row.headers ? contextFrom(row.headers) : undefined;
@@ -237,7 +236,7 @@ export class OutboxRelay implements OutboxWaker {
     const traced = spans[0];
     const stored = traced ? { ...first.headers, ...traceHeaders(trace.setSpan(traced.parent, traced.span)) } : (first.headers ?? undefined);
     const batched = rows.length > 1;
-    const body = batched ? `[${rows.map((r) => bodies.get(r)!).join(',')}]` : bodies.get(first)!;
+    const body = batched ? `[${rows.map((r) => r.body).join(',')}]` : first.body;
     try {
       await this.channel.publish(this.opts.exchange, first.routing_key, Buffer.from(body), {
         persistent: true,
