@@ -12,9 +12,9 @@ import { BatchDelivery, DeliveryRecord, WebhookTransactions } from './webhook-tr
 
 /** A delivery after the checks that need nothing but itself. */
 type Examined =
-  /** Refused (or a 0-point credit), whatever the database holds. */
+  /** Refused, whatever the database holds. */
   | { record: DeliveryRecord; facts?: undefined }
-  /** Verified and readable: accepted unless the user is unknown, the transaction taken, or a reversal's credit missing. */
+  /** Verified and readable: accepted unless the user is unknown, the transaction taken, or a reversal's credit missing; a 0-point credit is ignored. */
   | { record: Omit<DeliveryRecord, 'status'>; facts: PostbackFacts & { userId: string } };
 
 /** Deliveries written in one statement at most; more wait for the next one. */
