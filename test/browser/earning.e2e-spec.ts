@@ -188,7 +188,7 @@ describe('web app: earning in the browser', () => {
     // The balance as the page sees it: this user's real balance is not 0, so the answer is rewritten.
     await page.route('**/api/user', async (route) => {
       const response = await route.fetch();
-      route.fulfill({ response, json: { ...(await response.json()), points: 0 } });
+      await route.fulfill({ response, json: { ...(await response.json()), points: 0 } });
     });
     // The live stream would bring the real balance in: this page goes without it.
     await page.route('**/api/events', (route) => route.abort());
@@ -201,8 +201,9 @@ describe('web app: earning in the browser', () => {
     await dialog.getByRole('button', { name: 'Go to offer walls' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expectVisible(page.getByRole('heading', { level: 2, name: 'Offer walls' }));
-    await page.unroute('**/api/user');
-    await page.unroute('**/api/events');
+    // The page may still be asking for /api/user (a refetch on focus): let that handler finish
+    // before the route goes, or its fulfill lands on a request the default routing already took.
+    await page.unrouteAll({ behavior: 'wait' });
   });
 
   it('logs out from the history navigation', async () => {
