@@ -16,6 +16,7 @@ import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-adm
 import { LedgerEntriesPerStatement1734300000000 } from './migrations/1734300000000-ledger-entries-per-statement';
 import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledger-user-balances';
 import { TimeOrderedIds1734500000000 } from './migrations/1734500000000-time-ordered-ids';
+import { LedgerChecksPerStatement1734600000000 } from './migrations/1734600000000-ledger-checks-per-statement';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -51,6 +52,7 @@ export class RewardsModule {
             LedgerEntriesPerStatement1734300000000,
             LedgerUserBalances1734400000000,
             TimeOrderedIds1734500000000,
+            LedgerChecksPerStatement1734600000000,
           ],
         }),
       ],
