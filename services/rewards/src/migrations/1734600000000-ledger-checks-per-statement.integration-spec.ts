@@ -10,7 +10,13 @@ import { LedgerEntriesPerStatement1734300000000 } from './1734300000000-ledger-e
 import { LedgerUserBalances1734400000000 } from './1734400000000-ledger-user-balances';
 import { LedgerChecksPerStatement1734600000000 } from './1734600000000-ledger-checks-per-statement';
 
-const MIGRATIONS = [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000, LedgerUserBalances1734400000000, LedgerChecksPerStatement1734600000000];
+const MIGRATIONS = [
+  Ledger1732061000000,
+  Earning1732061000001,
+  LedgerEntriesPerStatement1734300000000,
+  LedgerUserBalances1734400000000,
+  LedgerChecksPerStatement1734600000000,
+];
 
 /**
  * Migration 1734600000000 moves the entries' foreign keys and the closed-account rule of credits
@@ -34,7 +40,8 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
       () => undefined,
       (err: Error & { code?: string; constraint?: string }) => ({ message: err.message, code: err.code, constraint: err.constraint }),
     );
-  const systemAccount = async (db: DataSource, code: string): Promise<string> => (await db.query('SELECT id FROM ledger_accounts WHERE code = $1', [code]))[0].id;
+  const systemAccount = async (db: DataSource, code: string): Promise<string> =>
+    (await db.query('SELECT id FROM ledger_accounts WHERE code = $1', [code]))[0].id;
 
   it('refuses an entry that does not belong to its transfer, even from a trigger that passes the origin check', async () => {
     const db = await open('rewards_entries');
@@ -103,11 +110,10 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
     // A sign-up bonus is the other credit the rule covers.
     expect(
       await failure(
-        db.query(`INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference) VALUES ('signup_bonus', $1, $2, 100, $3)`, [
-          await systemAccount(db, 'signup_bonus'),
-          accounts.get(closed)!.id,
-          closed,
-        ]),
+        db.query(
+          `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference) VALUES ('signup_bonus', $1, $2, 100, $3)`,
+          [await systemAccount(db, 'signup_bonus'), accounts.get(closed)!.id, closed],
+        ),
       ),
     ).toMatchObject({ code: '23514', constraint: 'ledger_account_closed' });
     // A credit the account had before it closed, delivered again, writes nothing and refuses nothing.
@@ -123,7 +129,13 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
     const userId = randomUUID();
     await db.transaction(async (m) => {
       await ledger.openUserAccount(m, userId);
-      const { transfer } = await ledger.credit(m, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount: 100, reference: `cpx:${userId}` });
+      const { transfer } = await ledger.credit(m, {
+        kind: 'offerwall_credit',
+        from: 'offerwalls',
+        userId,
+        amount: 100,
+        reference: `cpx:${userId}`,
+      });
       await ledger.post(m, (await ledger.reserve(m, { userId, amount: 30, reference: `${userId}:r` })).id);
       await ledger.reverseCredit(m, transfer);
     });
@@ -134,8 +146,11 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
     const keys = () =>
       db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'ledger_entries'::regclass AND contype = 'f' ORDER BY conname`);
     const checkTrigger = async () =>
-      (await db.query(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'ledger_transfers_check' AND tgrelid = 'ledger_transfers'::regclass`))[0]
-        .def as string;
+      (
+        await db.query(
+          `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgname = 'ledger_transfers_check' AND tgrelid = 'ledger_transfers'::regclass`,
+        )
+      )[0].def as string;
     expect(await keys()).toEqual([]);
     expect(await checkTrigger()).toMatch(/ WHEN .*new\.linked_id IS NOT NULL.* OR .*new\.kind = 'reservation'/);
     await expectLedgerInvariants(db);
@@ -143,6 +158,12 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
     await db.undoLastMigration({ transaction: 'each' });
     expect(await keys()).toEqual([{ conname: 'ledger_entries_account_id_fkey' }, { conname: 'ledger_entries_transfer_id_fkey' }]);
     expect(await checkTrigger()).not.toMatch(/WHEN/);
-    expect((await db.query(`SELECT count(*)::int AS n FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname IN ('ledger_entries_match_transfers', 'ledger_transfers_not_to_closed')`))[0].n).toBe(0);
+    expect(
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname IN ('ledger_entries_match_transfers', 'ledger_transfers_not_to_closed')`,
+        )
+      )[0].n,
+    ).toBe(0);
   });
 });

@@ -37,7 +37,9 @@ export class LedgerChecksPerStatement1734600000000 implements MigrationInterface
   name = 'LedgerChecksPerStatement1734600000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_transfer_id_fkey, DROP CONSTRAINT ledger_entries_account_id_fkey');
+    await q.query(
+      'ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_transfer_id_fkey, DROP CONSTRAINT ledger_entries_account_id_fkey',
+    );
     await q.query(`
       CREATE FUNCTION ledger_entries_match_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
@@ -85,7 +87,9 @@ export class LedgerChecksPerStatement1734600000000 implements MigrationInterface
     await q.query('DROP TRIGGER ledger_transfers_not_to_closed ON ledger_transfers');
     await q.query('DROP FUNCTION ledger_transfers_not_to_closed()');
     await q.query('DROP TRIGGER ledger_transfers_check ON ledger_transfers');
-    await q.query('CREATE TRIGGER ledger_transfers_check BEFORE INSERT ON ledger_transfers FOR EACH ROW EXECUTE FUNCTION ledger_check_transfer()');
+    await q.query(
+      'CREATE TRIGGER ledger_transfers_check BEFORE INSERT ON ledger_transfers FOR EACH ROW EXECUTE FUNCTION ledger_check_transfer()',
+    );
     await q.query('DROP TRIGGER ledger_entries_match_transfers ON ledger_entries');
     await q.query('DROP FUNCTION ledger_entries_match_transfers()');
     await q.query(`
