@@ -10,9 +10,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
-import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, percentile, root, session, sleep } from './lib/product-client.mjs';
+import { leanLoad } from './lib/lean-load.mjs';
+import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
 
 const require = createRequire(import.meta.url);
 const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
@@ -132,38 +132,41 @@ for (let i = 0; i < REQUESTS; i++) {
     planned.push(route);
   }
 }
-let nextPlanned = 0;
-function nextPath() {
-  if (nextPlanned < planned.length) return planned[nextPlanned++];
-  // Only if autocannon asked for more than `amount`.
-  const route = signedPath(user.id);
-  sent.push(route);
-  return route;
-}
-
 /**
  * While the load runs: one probe postback at a time for the probe user; once answered, its task is
- * polled on GET /api/tasks until it shows. The samples are answer → visible.
+ * looked for on GET /api/tasks until it shows. The samples are answer → visible. The probe waits
+ * for the user's live stream to carry the new balance before it asks, and only then polls (every
+ * 10 ms, until the task shows): polling from the answer on was ~20 requests per sample through the
+ * gateway to rewards, on the same two cores as the load. Rewards writes the task and the balance
+ * in one transaction and announces both after it commits, so the first GET usually shows it; the
+ * figure is an upper bound (the announcement's trip and one GET after the task was visible).
  */
 let loadDone = false;
 const visibleAfter = [];
 let probeFailures = 0;
 async function probe() {
+  const live = await liveStream(probeCall);
   let expected = (await probeCall('GET', '/api/tasks')).length;
-  while (!loadDone) {
-    const res = await fetch(`${TARGET_URL}${signedPath(probeUser.id)}`);
-    await res.text();
-    const answeredAt = performance.now();
-    if (res.status !== 200) {
-      probeFailures++;
-      continue;
+  let points = (await probeCall('GET', '/api/user')).points;
+  try {
+    while (!loadDone) {
+      const res = await fetch(`${TARGET_URL}${signedPath(probeUser.id)}`);
+      await res.text();
+      const answeredAt = performance.now();
+      if (res.status !== 200) {
+        probeFailures++;
+        continue;
+      }
+      expected++;
+      points++;
+      // Without a stream event within a few seconds (the live view is off), polling alone still finds it.
+      await live.next((e) => e.user.points >= points, 5000);
+      while ((await probeCall('GET', '/api/tasks')).length < expected) await sleep(10);
+      visibleAfter.push(performance.now() - answeredAt);
+      await sleep(20);
     }
-    expected++;
-    // Every 10 ms: the figure is hundreds of ms, and each poll is a request through the gateway to
-    // rewards, on the same two cores as the load.
-    while ((await probeCall('GET', '/api/tasks')).length < expected) await sleep(10);
-    visibleAfter.push(performance.now() - answeredAt);
-    await sleep(20);
+  } finally {
+    live.close();
   }
 }
 
@@ -187,12 +190,7 @@ const cpuBefore = cpuSnapshot(PGBENCH_DATABASE_URL);
 const ownCpuBefore = process.cpuUsage();
 const started = performance.now();
 const probing = probe();
-const result = await autocannon({
-  url: TARGET_URL,
-  connections: CONNECTIONS,
-  amount: REQUESTS,
-  requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: nextPath() }) }],
-});
+const result = await leanLoad({ url: TARGET_URL, connections: CONNECTIONS, paths: planned });
 const answeredIn = (performance.now() - started) / 1000;
 loadDone = true;
 await probing;

@@ -70,3 +70,56 @@ export async function benchUser(call, { fresh = false } = {}) {
   for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
   return user;
 }
+
+/**
+ * The session's live stream (`GET /api/events`, server-sent events), as the SPA reads it. `next`
+ * answers the first `user` event whose data passes `test`, or null after `timeoutMs` (or once the
+ * stream is gone).
+ */
+export async function liveStream(call) {
+  const controller = new AbortController();
+  const res = await fetch(`${GATEWAY_URL}/api/events`, { headers: { cookie: call.cookie(), accept: 'text/event-stream' }, signal: controller.signal });
+  if (!res.ok) throw new Error(`GET /api/events: ${res.status} ${await res.text()}`);
+  let waiter;
+  let latest;
+  let open = true;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let text = '';
+    try {
+      for await (const chunk of res.body) {
+        text += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = text.indexOf('\n\n')) >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const type = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (type !== 'user' || !data) continue;
+          latest = JSON.parse(data);
+          if (waiter && waiter.test(latest)) waiter.resolve(latest);
+        }
+      }
+    } catch {
+      // Aborted by close(), or the gateway went away: waiters time out.
+    }
+    open = false;
+    waiter?.resolve(null);
+  })();
+  return {
+    next(test, timeoutMs) {
+      if (latest && test(latest)) return Promise.resolve(latest);
+      if (!open) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => done(null), timeoutMs);
+        const done = (value) => {
+          clearTimeout(timer);
+          waiter = undefined;
+          resolve(value);
+        };
+        waiter = { test, resolve: done };
+      });
+    },
+    close: () => controller.abort(),
+  };
+}

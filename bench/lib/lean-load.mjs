@@ -1,0 +1,122 @@
+// A closed-loop HTTP/1.1 load generator over raw keep-alive sockets: each connection sends one GET,
+// waits for the whole answer, records the latency, sends the next. Written here instead of using
+// autocannon because on a two-core machine the load generator takes its CPU from the product it
+// measures: autocannon (a request object, events and an HDR histogram per request) cost 0.12-0.16
+// ms of CPU per request in bench/postbacks.bench.mjs (its own /proc accounting), about a seventh
+// of the whole machine; a request here is one prebuilt string written and one answer parsed.
+// It speaks only what the benchmarks need: GET, answers with Content-Length or chunked bodies.
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+const CHUNKED_END = Buffer.from('0\r\n\r\n');
+
+/**
+ * Sends GET `paths[i]` for every i, over `connections` sockets at once, each waiting for its
+ * answer before the next. Answers the counts and the latencies (ms) in the shape bench scripts
+ * print: requests.total, 2xx, non2xx, errors, timeouts, latency.p50/p99/max.
+ */
+export async function leanLoad({ url, connections, paths, timeoutMs = 30_000 }) {
+  const target = new URL(url);
+  const port = Number(target.port || 80);
+  const host = target.hostname;
+  const hostHeader = target.host;
+  const latencies = new Float64Array(paths.length);
+  let next = 0;
+  let answered = 0;
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+
+  const request = (path) => `GET ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nAccept: */*\r\n\r\n`;
+
+  /** One connection's loop; reconnects when the server closes it or it fails. */
+  const worker = () =>
+    new Promise((resolve) => {
+      let socket;
+      let buffer = Buffer.alloc(0);
+      let sentAt = 0;
+      let current = -1;
+      let timer;
+
+      const send = () => {
+        if (next >= paths.length) {
+          socket.end();
+          return resolve();
+        }
+        current = next++;
+        buffer = Buffer.alloc(0);
+        sentAt = performance.now();
+        timer = setTimeout(() => {
+          timeouts++;
+          current = -1;
+          socket.destroy();
+        }, timeoutMs);
+        socket.write(request(paths[current]));
+      };
+
+      /** The answer's length in `buffer` once it is whole, else -1. */
+      const wholeAnswer = () => {
+        const headEnd = buffer.indexOf(HEAD_END);
+        if (headEnd < 0) return -1;
+        const head = buffer.toString('latin1', 0, headEnd);
+        const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        if (length) {
+          const total = headEnd + 4 + Number(length[1]);
+          return buffer.length >= total ? total : -1;
+        }
+        if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+          const end = buffer.indexOf(CHUNKED_END, headEnd + 4);
+          return end < 0 ? -1 : end + CHUNKED_END.length;
+        }
+        return headEnd + 4; // no body (204, 304)
+      };
+
+      const connect = () => {
+        socket = net.connect(port, host);
+        socket.setNoDelay(true);
+        socket.on('connect', send);
+        socket.on('data', (chunk) => {
+          buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+          if (current < 0 || wholeAnswer() < 0) return;
+          clearTimeout(timer);
+          const status = Number(buffer.toString('latin1', 9, 12));
+          latencies[answered++] = performance.now() - sentAt;
+          if (status >= 200 && status < 300) ok++;
+          else non2xx++;
+          current = -1;
+          send();
+        });
+        // A failure is counted once, by 'close', which always follows.
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          if (current >= 0) {
+            // Closed mid-request: counted as an error; that request is not sent again.
+            errors++;
+            current = -1;
+          }
+          if (next < paths.length) connect();
+          else resolve();
+        });
+      };
+      connect();
+    });
+
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = Array.from(latencies.subarray(0, answered)).sort((a, b) => a - b);
+  const at = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+  const round = (ms) => Math.round(ms * 10) / 10;
+  return {
+    requests: { total: answered + errors + timeouts },
+    '2xx': ok,
+    non2xx,
+    errors,
+    timeouts,
+    seconds,
+    latency: { p50: round(at(50)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) },
+  };
+}
