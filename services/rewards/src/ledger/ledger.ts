@@ -25,9 +25,14 @@ const OPEN_ACCOUNTS = new PreparedStatement('INSERT INTO ledger_accounts (user_i
 const ACCOUNTS_OF = new PreparedStatement<{ id: string; user_id: string; closed_at: Date | null }>(
   'SELECT id, user_id, closed_at FROM ledger_accounts WHERE user_id = ANY($1::uuid[])',
 );
+/**
+ * The conflict target is the unique reference, the only key a credit can repeat: without one,
+ * Postgres probes every unique index of the table before each row (the id and seq too, which are
+ * generated and never collide), two extra index descents per credit.
+ */
 const CREDIT_MANY = new PreparedStatement<TransferRow>(`INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
   SELECT $1, $2, t.account, t.amount, t.reference FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(account, amount, reference)
-  ON CONFLICT DO NOTHING RETURNING ${TRANSFER_COLUMNS}`);
+  ON CONFLICT (kind, reference) DO NOTHING RETURNING ${TRANSFER_COLUMNS}`);
 
 const toTransfer = (r: TransferRow): Transfer => ({
   id: r.id,
