@@ -17,6 +17,7 @@ import { LedgerEntriesPerStatement1734300000000 } from './migrations/17343000000
 import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledger-user-balances';
 import { TimeOrderedIds1734500000000 } from './migrations/1734500000000-time-ordered-ids';
 import { LedgerChecksPerStatement1734600000000 } from './migrations/1734600000000-ledger-checks-per-statement';
+import { TasksTransferCheckedPerStatement1734700000000 } from './migrations/1734700000000-tasks-transfer-checked-per-statement';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -53,6 +54,7 @@ export class RewardsModule {
             LedgerUserBalances1734400000000,
             TimeOrderedIds1734500000000,
             LedgerChecksPerStatement1734600000000,
+            TasksTransferCheckedPerStatement1734700000000,
           ],
         }),
       ],
