@@ -33,13 +33,18 @@ const REDACTED = /code|token|password|secret|hash|lpa|email|phone|msisdn|name|ad
 const IP_ADDRESS = /^ip$|Ip$|IP$/;
 const MAX_FIELDS = 12;
 const MAX_VALUE_LENGTH = 80;
+/** How long a look waits for the messages it gave back to be counted in the queue again. */
+const RETURN_WAIT_MS = 2000;
 
 /**
  * Reads, replays and discards the messages of a consumer's dead-letter queue (`<consumer>.events.dlq`),
  * on a channel of the process's one broker connection.
  *
  * - Reading takes messages without acknowledging them and closes the channel, which gives them
- *   all back to the queue: nothing is lost by looking.
+ *   all back to the queue: nothing is lost by looking. The broker puts them back after the
+ *   channel is closed, not before (a quorum queue applies the return as a command of its own), so
+ *   each look waits until the queue counts them again before it answers: a replay right after a
+ *   list found the queue empty, and replayed nothing (once in CI).
  * - Replaying sends a message to its consumer's own queue (the default exchange, not the topic
  *   exchange, so no other consumer sees the event again), waits for the broker's confirm, and
  *   only then removes it from the dead-letter queue. The event keeps its id, so the consumer's
@@ -70,7 +75,7 @@ export class DeadLetters {
     let count = await this.count(queue);
     if (count === null) return { queue, count: 0, messages: [] };
     const messagesInQueue = count;
-    return this.withChannel(async (ch) => {
+    const view = await this.withChannel(async (ch) => {
       const messages: DeadLetterView[] = [];
       for (let i = 0; i < messagesInQueue && messages.length < limit; i++) {
         const msg = await ch.get(queue, { noAck: false });
@@ -81,6 +86,8 @@ export class DeadLetters {
       }
       return { queue, count: count!, messages };
     });
+    await this.returned(queue, messagesInQueue);
+    return view;
   }
 
   /** Sends one message back to its consumer; 0 when it is not in the queue (any more). */
@@ -113,7 +120,9 @@ export class DeadLetters {
     if (!count) return 0;
     if (replay && (await this.count(target)) === null) throw new Error(`${target} does not exist: start the ${consumer} consumer first`);
     const replayed = () => ({ 'x-replayed-from': dlq, 'x-replayed-at': new Date().toISOString() });
-    return this.withChannel(async (ch) => {
+    // What the queue holds once this is over: less the messages acked, plus a split batch's events sent back.
+    let remaining = count;
+    const done = await this.withChannel(async (ch) => {
       let done = 0;
       for (let i = 0; i < Math.min(count, SCAN_LIMIT) && done < max; i++) {
         const msg = await ch.get(dlq, { noAck: false });
@@ -141,6 +150,7 @@ export class DeadLetters {
             if (chosen.includes(e)) {
               if (replay) ch.sendToQueue(target, e.content, { ...own, headers: replayed() });
             } else {
+              remaining++;
               ch.sendToQueue(dlq, e.content, {
                 ...own,
                 headers: {
@@ -157,11 +167,20 @@ export class DeadLetters {
         }
         if (replay || events.length > 1) await ch.waitForConfirms();
         ch.ack(msg);
+        remaining--;
         done += chosen.length;
         for (const e of chosen) this.log.warn(`${replay ? 'replayed' : 'discarded'} dead letter ${e.id} of ${consumer}`);
       }
       return done;
     });
+    await this.returned(dlq, remaining);
+    return done;
+  }
+
+  /** Waits (RETURN_WAIT_MS at most) until `queue` counts at least `expected` messages again. */
+  private async returned(queue: string, expected: number): Promise<void> {
+    const until = Date.now() + RETURN_WAIT_MS;
+    while (Date.now() < until && ((await this.count(queue)) ?? expected) < expected) await new Promise((r) => setTimeout(r, 20));
   }
 
   /**
