@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OfferwallId, OfferwallPostbackAccepted, SIGNUP_BONUS_POINTS } from '@esim/contracts';
+import { OfferwallId, OfferwallPostbacksAccepted, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { TestMailServer, waitFor } from '@esim/testing';
 import { DataSource } from 'typeorm';
 import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
@@ -84,7 +84,7 @@ export async function earningSettled(sys: System, timeoutMs = 20_000): Promise<v
   await waitFor(
     async () => {
       const accepted: Array<{ id: string }> = await webhooks.query('SELECT id FROM outbox_events WHERE routing_key = $1', [
-        OfferwallPostbackAccepted.routingKey,
+        OfferwallPostbacksAccepted.routingKey,
       ]);
       const [{ applied }] = await rewards.query('SELECT count(*)::int AS applied FROM inbox_events WHERE event_id = ANY($1::uuid[])', [
         accepted.map((r) => r.id),

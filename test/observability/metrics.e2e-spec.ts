@@ -89,10 +89,10 @@ describe('Prometheus metrics of every service', () => {
   it('counts event deliveries by outcome in each consumer, and what each relay published', () => {
     expect(total(of('identity'), 'outbox_published_events_total', { event: 'identity.user-registered.v1' })).toBe(1);
     expect(total(of('identity'), 'outbox_published_events_total', { event: 'identity.verification-code-issued.v1' })).toBe(1);
-    expect(total(of('webhooks'), 'outbox_published_events_total', { event: 'webhooks.offerwall-postback-accepted.v1' })).toBe(1);
+    expect(total(of('webhooks'), 'outbox_published_events_total', { event: 'webhooks.offerwall-postbacks-accepted.v1' })).toBe(1);
     expect(total(of('rewards'), 'event_consumer_deliveries_total', { event: 'identity.user-registered.v1', outcome: 'applied' })).toBe(1);
     expect(total(of('webhooks'), 'event_consumer_deliveries_total', { event: 'identity.user-registered.v1', outcome: 'applied' })).toBe(1);
-    expect(total(of('rewards'), 'event_consumer_deliveries_total', { event: 'webhooks.offerwall-postback-accepted.v1', outcome: 'applied' })).toBe(1);
+    expect(total(of('rewards'), 'event_consumer_deliveries_total', { event: 'webhooks.offerwall-postbacks-accepted.v1', outcome: 'applied' })).toBe(1);
     expect(total(of('notifications'), 'event_consumer_deliveries_total', { event: 'identity.verification-code-issued.v1', outcome: 'applied' })).toBe(1);
     expect(total(of('esim'), 'event_consumer_deliveries_total', { event: 'rewards.points-reserved.v1', outcome: 'applied' })).toBe(1);
     expect(total(of('rewards'), 'event_consumer_duration_seconds_count', { event: 'identity.user-registered.v1' })).toBe(1);

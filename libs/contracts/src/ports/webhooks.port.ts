@@ -1,7 +1,7 @@
 import { AccountDeleted, UserRegistered } from '../identity/identity.events';
 import { StripeEventRefused } from '../payments/payments.events';
 import { OfferwallPostbackRefused } from '../rewards/rewards.events';
-import { OfferwallPostbackAccepted, StripeEventAccepted } from '../webhooks/webhooks.events';
+import { OfferwallPostbacksAccepted, StripeEventAccepted } from '../webhooks/webhooks.events';
 import { WebhooksRpc } from '../webhooks/webhooks.rpc';
 import { defineServicePort } from './service-port';
 
@@ -13,6 +13,6 @@ import { defineServicePort } from './service-port';
  */
 export const WebhooksPort = defineServicePort('webhooks', {
   answers: Object.values(WebhooksRpc),
-  publishes: [OfferwallPostbackAccepted, StripeEventAccepted],
+  publishes: [OfferwallPostbacksAccepted, StripeEventAccepted],
   consumes: [UserRegistered, AccountDeleted, OfferwallPostbackRefused, StripeEventRefused],
 });

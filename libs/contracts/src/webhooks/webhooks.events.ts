@@ -3,33 +3,49 @@ import { defineEvent } from '../events/event-definition';
 import { TASK_TYPES } from '../rewards/tasks';
 import { OFFERWALL_IDS } from './offerwalls';
 
+/** One accepted offer-wall postback of OfferwallPostbacksAccepted. */
+const acceptedPostback = z.object({
+  /** The webhook_transactions row of this delivery. */
+  deliveryId: z.string().uuid(),
+  provider: z.enum(OFFERWALL_IDS),
+  action: z.enum(['credit', 'reverse']),
+  /** This delivery's own provider transaction id. */
+  transactionId: z.string().min(1).max(128),
+  /** The provider transaction credited, or taken back by a reversal (BitLabs reversals have their own id). */
+  creditTransactionId: z.string().min(1).max(128),
+  userId: z.string().uuid(),
+  /** Whole points (1 point = 1 MB) of a credit; a reversal's stated amount, informative only. */
+  points: z.number().int().nonnegative(),
+  taskType: z.enum(TASK_TYPES),
+});
+
+/** The most postbacks one OfferwallPostbacksAccepted carries (the ingestion service writes at most this many deliveries a statement). */
+export const MAX_POSTBACKS_PER_EVENT = 500;
+
 /**
- * An offer-wall postback passed every check the ingestion service makes alone (wall, source
- * address, signature, fields, amount cap, a registered user, not a replay) and was recorded. At
- * most one credit and one reversal per provider transaction are ever accepted. Rewards credits a
- * `credit` once per (provider, creditTransactionId), takes a `reverse` back once, and reports
- * refusals with rewards.offerwall-postback-refused.v1.
+ * Offer-wall postbacks that passed every check the ingestion service makes alone (wall, source
+ * address, signature, fields, amount cap, a registered user, not a replay) and were recorded
+ * together, by one statement of the ingestion service: one event for all of them, credits before
+ * reversals. At most one credit and one reversal per provider transaction are ever accepted.
+ * Rewards credits a `credit` once per (provider, creditTransactionId), takes a `reverse` back
+ * once, and reports refusals per delivery with rewards.offerwall-postback-refused.v1.
+ *
+ * Why one event for many: in a burst of postbacks (bench/postbacks.bench.mjs) an event per
+ * delivery cost an outbox row, its update once published, an envelope to build, send, parse and
+ * check, and an inbox row, each time (docs/earning.md, "Fifth round").
  */
-export const OfferwallPostbackAccepted = defineEvent(
+export const OfferwallPostbacksAccepted = defineEvent(
   'webhooks',
-  'offerwall-postback-accepted',
+  'offerwall-postbacks-accepted',
   1,
   z.object({
-    /** The webhook_transactions row of this delivery. */
-    deliveryId: z.string().uuid(),
-    provider: z.enum(OFFERWALL_IDS),
-    action: z.enum(['credit', 'reverse']),
-    /** This delivery's own provider transaction id. */
-    transactionId: z.string().min(1).max(128),
-    /** The provider transaction credited, or taken back by a reversal (BitLabs reversals have their own id). */
-    creditTransactionId: z.string().min(1).max(128),
-    userId: z.string().uuid(),
-    /** Whole points (1 point = 1 MB) of a credit; a reversal's stated amount, informative only. */
-    points: z.number().int().nonnegative(),
-    taskType: z.enum(TASK_TYPES),
+    postbacks: z.array(acceptedPostback).min(1).max(MAX_POSTBACKS_PER_EVENT),
     acceptedAt: z.string().datetime(),
   }),
 );
+
+/** One postback of OfferwallPostbacksAccepted. */
+export type AcceptedPostback = z.infer<typeof acceptedPostback>;
 
 /**
  * A Stripe webhook event whose signature verified (the official SDK's constructEvent, on the exact

@@ -47,6 +47,8 @@ type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: 
 const DEFAULT_PREFETCH = 16;
 /** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
 const GROUPED_PREFETCH = 256;
+/** At most this much work (EventHandler.weight) in one group of a handleAll: one transaction stays short, whatever the backlog. */
+export const GROUPED_MAX_WEIGHT = 1000;
 
 /**
  * Consumes the service's own quorum queue. Each delivery runs through the inbox (one transaction
@@ -330,8 +332,13 @@ export class EventConsumer {
                 tx,
               ),
           ),
-        // A group is at most what the prefetch lets in; two groups overlap (one commits while the next forms).
-        { maxBatch: this.prefetch, concurrency: 2 },
+        // A group is at most what the prefetch lets in, and what its events carry at most
+        // GROUPED_MAX_WEIGHT; two groups overlap (one commits while the next forms).
+        {
+          maxBatch: this.prefetch,
+          concurrency: 2,
+          ...(handler.weight ? { weightOf: (i: { payload: unknown }) => handler.weight!(i.payload), maxWeight: GROUPED_MAX_WEIGHT } : {}),
+        },
       );
       this.groups.set(binding.event.routingKey, group);
     }

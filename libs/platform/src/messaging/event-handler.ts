@@ -19,6 +19,12 @@ export interface EventHandler<D extends EventDefinition = EventDefinition> {
    * inbox); a group that fails is applied again one delivery at a time, through `handleAll`.
    */
   handleAll?(events: Array<{ payload: EventPayload<D>; envelope: EventEnvelope<EventPayload<D>> }>, tx: Tx): Promise<void>;
+  /**
+   * Optional, with `handleAll`, for an event that carries many items of work: how many this one
+   * carries. A group then holds at most GROUPED_MAX_WEIGHT of them (or a single event), however many
+   * events the prefetch lets in. Without it, each event weighs one.
+   */
+  weight?(payload: EventPayload<D>): number;
 }
 
 /**

@@ -26,6 +26,28 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([[1], [2, 3, 4], [5, 6]]);
   });
 
+  it('keeps a batch within maxWeight when items weigh, and sends an item heavier than that alone', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const group = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await gate;
+        return items;
+      },
+      { maxBatch: 10, concurrency: 1, weightOf: (i) => i, maxWeight: 10 },
+    );
+
+    const first = group.submit(1);
+    await tick();
+    const rest = [4, 5, 2, 30, 3, 3, 3, 3].map((i) => group.submit(i));
+    await tick();
+    release();
+    await Promise.all([first, ...rest]);
+    expect(batches).toEqual([[1], [4, 5], [2], [30], [3, 3, 3], [3]]);
+  });
+
   it('keeps at most `concurrency` batches in flight', async () => {
     let inFlight = 0;
     let most = 0;

@@ -15,7 +15,13 @@ export class GroupCommit<I, O> {
 
   constructor(
     private readonly write: (items: I[]) => Promise<O[]>,
-    private readonly opts: { maxBatch: number; concurrency: number },
+    private readonly opts: {
+      maxBatch: number;
+      concurrency: number;
+      /** With `maxWeight`: a batch's items weigh at most `maxWeight` together (a heavier item goes alone). */
+      weightOf?: (item: I) => number;
+      maxWeight?: number;
+    },
   ) {}
 
   submit(item: I): Promise<O> {
@@ -35,7 +41,7 @@ export class GroupCommit<I, O> {
   private async flush(): Promise<void> {
     this.scheduled = false;
     if (this.running >= this.opts.concurrency || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.opts.maxBatch);
+    const batch = this.queue.splice(0, this.batchLength());
     this.running++;
     // Another batch may start beside this one with whatever arrives meanwhile.
     this.schedule();
@@ -45,6 +51,20 @@ export class GroupCommit<I, O> {
       this.running--;
       this.schedule();
     }
+  }
+
+  /** How many queued items the next batch takes: up to maxBatch, and up to maxWeight if items weigh. */
+  private batchLength(): number {
+    const { maxBatch, weightOf, maxWeight } = this.opts;
+    if (!weightOf || maxWeight === undefined) return maxBatch;
+    let weight = 0;
+    let n = 0;
+    while (n < Math.min(maxBatch, this.queue.length)) {
+      weight += weightOf(this.queue[n].item);
+      if (n > 0 && weight > maxWeight) break;
+      n++;
+    }
+    return n;
   }
 
   private async writeAll(batch: typeof this.queue): Promise<void> {

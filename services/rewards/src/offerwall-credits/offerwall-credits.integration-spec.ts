@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import amqplib from 'amqplib';
 import {
+  AcceptedPostback,
   AccountDeleted,
   EventEnvelope,
   EventPayload,
   OfferwallId,
-  OfferwallPostbackAccepted,
+  OfferwallPostbacksAccepted,
   OfferwallPostbackRefused,
   RewardsRpc,
   SIGNUP_BONUS_POINTS,
@@ -18,7 +19,10 @@ import { EVENT_BATCH } from '../../../../libs/platform/src/messaging/event-batch
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
-type Accepted = EventPayload<typeof OfferwallPostbackAccepted>;
+type Accepted = AcceptedPostback;
+type AcceptedEvent = EventPayload<typeof OfferwallPostbacksAccepted>;
+/** The event the ingestion service sends for postbacks it accepted together. */
+const acceptedTogether = (...postbacks: Accepted[]): AcceptedEvent => ({ postbacks, acceptedAt: new Date().toISOString() });
 
 /** Rewards consuming the postbacks the ingestion service accepted, on the real broker and Postgres. */
 describe('offer-wall credits (accepted postbacks applied to the ledger)', () => {
@@ -43,12 +47,11 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
       userId,
       points: 120,
       taskType: 'app_install',
-      acceptedAt: new Date().toISOString(),
       ...over,
     };
   };
-  const deliver = async (payload: Accepted, id?: string) => {
-    const envelope = await rewards.publish(OfferwallPostbackAccepted, payload, id ? { id } : {});
+  const deliver = async (payload: Accepted | AcceptedEvent, id?: string) => {
+    const envelope = await rewards.publish(OfferwallPostbacksAccepted, 'postbacks' in payload ? payload : acceptedTogether(payload), id ? { id } : {});
     await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [envelope.id])).length === 1, {
       what: 'the accepted postback applied',
     });
@@ -106,9 +109,9 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
       ...Array.from({ length: 4 }, () => accepted(ana, { provider: 'bitlabs', points: 100 })),
       ...Array.from({ length: 3 }, () => accepted(ben, { provider: 'cpx', points: 7 })),
     ].sort(() => Math.random() - 0.5);
-    const envelopeOf = (payload: Accepted): EventEnvelope => ({
+    const envelopeOf = (payload: AcceptedEvent): EventEnvelope => ({
       id: randomUUID(),
-      type: OfferwallPostbackAccepted.routingKey,
+      type: OfferwallPostbacksAccepted.routingKey,
       occurredAt: new Date().toISOString(),
       correlationId: randomUUID(),
       causationId: null,
@@ -119,7 +122,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
       const conn = await amqplib.connect(TEST_AMQP_URL);
       try {
         const channel = await conn.createConfirmChannel();
-        channel.publish(`${rewards.ns.id}.events`, OfferwallPostbackAccepted.routingKey, Buffer.from(JSON.stringify(envelopes)), {
+        channel.publish(`${rewards.ns.id}.events`, OfferwallPostbacksAccepted.routingKey, Buffer.from(JSON.stringify(envelopes)), {
           persistent: true,
           contentType: EVENT_BATCH.contentType,
           headers: { [EVENT_BATCH.countHeader]: envelopes.length },
@@ -135,7 +138,8 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     };
     const announcements = async () => [...(await outbox(TasksCredited.routingKey, 'userId', ana)), ...(await outbox(TasksCredited.routingKey, 'userId', ben))];
 
-    const batch = credits.map(envelopeOf);
+    // Two events in one message, as they come when the ingestion service accepts a burst.
+    const batch = [envelopeOf(acceptedTogether(...credits.slice(0, 7))), envelopeOf(acceptedTogether(...credits.slice(7)))];
     await deliverBatch(batch);
     expect(await points(ana)).toBe(SIGNUP_BONUS_POINTS + 75 + 400);
     const stored = (await rewards.db.query('SELECT user_id, provider, points_earned, completed_at FROM tasks WHERE user_id = ANY($1)', [[ana, ben]])) as Array<{
@@ -161,9 +165,10 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     // The same message again (a redelivery), then the same postbacks under new event ids (a
     // republished outbox): nothing is credited or announced again.
     await deliverBatch(batch);
-    const republished = credits.map((c) => envelopeOf({ ...c, deliveryId: randomUUID() }));
+    const republished = credits.map((c) => envelopeOf(acceptedTogether({ ...c, deliveryId: randomUUID() })));
     await deliverBatch(republished);
-    for (const e of republished) expect(await refusals((e.payload as Accepted).deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
+    for (const e of republished)
+      expect(await refusals((e.payload as AcceptedEvent).postbacks[0].deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
     expect(await points(ana)).toBe(SIGNUP_BONUS_POINTS + 75 + 400);
     expect(await announcements()).toHaveLength(3);
   });
@@ -199,6 +204,21 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     expect(await refusals(reversal.deliveryId)).toEqual([expect.objectContaining({ outcome: 'rejected_unknown_transaction' })]);
   });
 
+  it("applies one event's postbacks together: a credit, its copy and its reversal each once, whatever their order in the event", async () => {
+    const userId = await rewards.registerUser();
+    const credit = accepted(userId, { provider: 'torox', points: 40 });
+    const other = accepted(userId, { provider: 'torox', points: 5 });
+    const copy = { ...credit, deliveryId: randomUUID() };
+    const reversal = { ...credit, deliveryId: randomUUID(), action: 'reverse' as const };
+    await deliver(acceptedTogether(reversal, credit, other, copy));
+
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS + 5);
+    expect(await reversalsOf('torox', credit.transactionId)).toEqual([{ amount: '40' }]);
+    expect(await refusals(copy.deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
+    expect(await refusals(credit.deliveryId)).toEqual([]);
+    expect(await refusals(reversal.deliveryId)).toEqual([]);
+  });
+
   it('credits nothing to a closed account, and reports it against the delivery', async () => {
     const userId = await rewards.registerUser();
     const deleted = await rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
@@ -225,7 +245,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     const users = await Promise.all(Array.from({ length: 4 }, () => rewards.registerUser()));
     const credits = users.flatMap((userId) => Array.from({ length: 10 }, (_, i) => accepted(userId, { points: i + 1, provider: 'lootably' })));
     const reversals = credits.filter((_, i) => i % 5 === 0).map((c) => ({ ...c, deliveryId: randomUUID(), action: 'reverse' as const }));
-    const envelopes = await Promise.all([...credits, ...credits, ...reversals].map((p) => rewards.publish(OfferwallPostbackAccepted, p)));
+    const envelopes = await Promise.all([...credits, ...credits, ...reversals].map((p) => rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(p))));
     await waitFor(
       async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = ANY($1)', [envelopes.map((e) => e.id)])).length === envelopes.length,
       { what: 'every postback applied', timeoutMs: 20_000 },

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventPayload, OfferwallPostbackAccepted, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
+import { AcceptedPostback, EventPayload, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
 import { Tx } from '@esim/platform';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { Transfer, UserAccount } from '../ledger/ledger.types';
 import { Tasks } from '../tasks/tasks';
-
-export type AcceptedPostback = EventPayload<typeof OfferwallPostbackAccepted>;
 
 /** The ledger reference of an offer-wall credit (and of its reversal): one per provider transaction. */
 export const creditReference = (provider: string, transactionId: string) => `${provider}:${transactionId}`;

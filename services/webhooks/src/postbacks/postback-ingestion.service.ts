@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { OfferwallPostbackAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
+import { AcceptedPostback, MAX_POSTBACKS_PER_EVENT, OfferwallPostbacksAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
 import { CONFIG, Counter, eventId, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
@@ -17,16 +17,16 @@ type Examined =
   /** Verified and readable: accepted unless the user is unknown, the transaction taken, or a reversal's credit missing; a 0-point credit is ignored. */
   | { record: Omit<DeliveryRecord, 'status'>; facts: PostbackFacts & { userId: string } };
 
-/** Deliveries written in one statement at most; more wait for the next one. */
-const MAX_BATCH = 500;
+/** Deliveries written in one statement at most; more wait for the next one. Its event names at most as many. */
+const MAX_BATCH = MAX_POSTBACKS_PER_EVENT;
 /** Statements writing deliveries at once (of the pool's DB_POOL_SIZE connections). */
 const CONCURRENT_BATCHES = 2;
 
 /**
  * Every offer-wall callback goes through here: wall enabled, source IP, signature, format, amount,
  * registered user, replay. An accepted credit or reversal is recorded and announced
- * (OfferwallPostbackAccepted, through the outbox) in one statement before the provider is
- * answered; rewards applies it to the ledger later, exactly once. Every other delivery is recorded
+ * (OfferwallPostbacksAccepted, one event for a statement's accepted ones, through the outbox) in
+ * one statement before the provider is answered; rewards applies it to the ledger later, exactly once. Every other delivery is recorded
  * too, with its outcome. Nothing here touches the ledger, and no answer waits for another service.
  *
  * Deliveries that arrive together share one statement and its commit (GroupCommit): a burst from
@@ -101,7 +101,8 @@ export class PostbackIngestion {
 
   /** Decides and records a batch of deliveries in one statement (WebhookTransactions.recordBatch); answers each one's outcome. */
   private async write(batch: Examined[]): Promise<PostbackOutcome[]> {
-    const acceptedAt = new Date().toISOString();
+    // The credits and reversals the statement may accept: its one event names those it does.
+    const postbacks: AcceptedPostback[] = [];
     const deliveries = batch.map((e): BatchDelivery => {
       // Time-ordered (UUIDv7), as event ids are: the table's primary key takes it at its right edge.
       const id = eventId();
@@ -109,6 +110,16 @@ export class PostbackIngestion {
       const { facts } = e;
       // A 0-point credit moves nothing; a reversal stating 0 still takes its whole credit back.
       if (facts.action === 'credit' && facts.points === 0) return { id, record: e.record, intent: 'ignore' };
+      postbacks.push({
+        deliveryId: id,
+        provider: e.record.delivery.provider,
+        action: facts.action,
+        transactionId: facts.transactionId,
+        creditTransactionId: facts.creditTransactionId,
+        userId: facts.userId,
+        points: facts.points,
+        taskType: facts.taskType,
+      });
       return {
         id,
         record: e.record,
@@ -116,20 +127,11 @@ export class PostbackIngestion {
         // Recorded under the transaction it credits or takes back (a BitLabs reversal has an id of its
         // own, kept in the raw payload): one accepted credit and one accepted reversal per transaction.
         creditTransactionId: facts.creditTransactionId,
-        event: newEnvelope(OfferwallPostbackAccepted, {
-          deliveryId: id,
-          provider: e.record.delivery.provider,
-          action: facts.action,
-          transactionId: facts.transactionId,
-          creditTransactionId: facts.creditTransactionId,
-          userId: facts.userId,
-          points: facts.points,
-          taskType: facts.taskType,
-          acceptedAt,
-        }),
+        item: postbacks.length - 1,
       };
     });
-    const outcomes = await this.transactions.recordBatch(this.db, deliveries);
+    const event = postbacks.length > 0 ? newEnvelope(OfferwallPostbacksAccepted, { postbacks, acceptedAt: new Date().toISOString() }) : undefined;
+    const outcomes = await this.transactions.recordBatch(this.db, deliveries, event);
     if (outcomes.includes('accepted')) this.uow.outboxWritten();
     batch.forEach((e, i) => {
       const { provider, sourceIp } = e.record.delivery;

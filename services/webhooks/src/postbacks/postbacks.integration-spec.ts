@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
-import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, UserRegistered, WebhooksRpc } from '@esim/contracts';
+import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, OfferwallPostbacksAccepted, UserRegistered, WebhooksRpc } from '@esim/contracts';
 import { asUser } from '@esim/testing';
 import { deliveryOf } from './postback-delivery';
 import { PostbackIngestion } from './postback-ingestion.service';
@@ -335,13 +335,25 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
     expect((await wh.accepted('cpx', third.transactionId)).map((e) => e.action)).toEqual(['credit', 'reverse']);
     const [{ moments }] = await wh.db.query('SELECT count(DISTINCT created_at)::int AS moments FROM webhook_transactions WHERE user_id = $1', [userId]);
     expect(moments).toBe(1);
-    // Deliveries and their events have time-ordered ids (UUIDv7): each index takes them at its right edge.
-    const ids: Array<{ id: string; event_id: string }> = await wh.db.query(
-      `SELECT w.id, o.id AS event_id FROM webhook_transactions w JOIN outbox_events o ON o.envelope->'payload'->>'deliveryId' = w.id::text WHERE w.user_id = $1`,
-      [userId],
+    // One event for the statement: the five accepted deliveries, credits first, named by their rows.
+    const events: Array<{ id: string; postbacks: Array<{ deliveryId: string; action: string; creditTransactionId: string }> }> = await wh.db.query(
+      `SELECT o.id, o.envelope->'payload'->'postbacks' AS postbacks FROM outbox_events o
+        WHERE o.routing_key = $1 AND o.envelope->'payload'->'postbacks' @> $2::jsonb`,
+      [OfferwallPostbacksAccepted.routingKey, JSON.stringify([{ userId }])],
     );
-    expect(ids.length).toBeGreaterThan(0);
-    for (const { id, event_id } of ids) for (const uuid of [id, event_id]) expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(event.postbacks.map((p) => [p.creditTransactionId, p.action])).toEqual([
+      [first.transactionId, 'credit'],
+      [second.transactionId, 'credit'],
+      [third.transactionId, 'credit'],
+      [second.transactionId, 'reverse'],
+      [third.transactionId, 'reverse'],
+    ]);
+    const accepted: Array<{ id: string }> = await wh.db.query(`SELECT id FROM webhook_transactions WHERE user_id = $1 AND status = 'accepted' ORDER BY id`, [userId]);
+    expect(event.postbacks.map((p) => p.deliveryId).sort()).toEqual(accepted.map((r) => r.id));
+    // Deliveries and their event have time-ordered ids (UUIDv7): each index takes them at its right edge.
+    for (const uuid of [event.id, ...accepted.map((r) => r.id)]) expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
   });
 
   it('records against the delivery what rewards could not apply', async () => {

@@ -41,16 +41,26 @@ export interface BatchDelivery {
   intent?: DeliveryIntent;
   /** The transaction an accepted credit or reversal is recorded under (the one it credits or takes back). */
   creditTransactionId?: string;
-  /** The event announcing it once accepted (newEnvelope), written to the outbox by the same statement. */
-  event?: { envelope: EventEnvelope; headers?: TraceHeaders };
+  /** Its place in the batch's event (AcceptedPostbacksEvent): a credit or reversal the event names if the statement accepts it. */
+  item?: number;
+}
+
+/**
+ * The one event announcing a batch's accepted deliveries (newEnvelope of OfferwallPostbacksAccepted),
+ * naming every credit and reversal that may be accepted; the statement keeps, in its outbox row,
+ * the ones it accepts.
+ */
+export interface AcceptedPostbacksEvent {
+  envelope: EventEnvelope<{ postbacks: unknown[] }>;
+  headers?: TraceHeaders;
 }
 
 /**
  * A whole batch of deliveries decided and recorded in ONE statement, committed on its own: the
  * registered users, credits (a transaction accepted before, or earlier in the batch, is a
  * duplicate: the partial unique index decides, also between concurrent batches), reversals of
- * credits to the same user (accepted before, or in this batch), the accepted ones' events into
- * the outbox, and every other delivery with its outcome. One round trip and one commit a batch:
+ * credits to the same user (accepted before, or in this batch), one event of the accepted ones
+ * into the outbox, and every other delivery with its outcome. One round trip and one commit a batch:
  * on the postback path (bench/postbacks.bench.mjs) a transaction of seven statements, each a
  * round trip, and the escaping of their array parameters cost more than the rows themselves.
  * Prepared: planning this statement cost more than running it for a batch of ten. The batch is one
@@ -63,13 +73,15 @@ export interface BatchDelivery {
  * Data-modifying CTEs all see the snapshot the statement started with, and each other only through
  * RETURNING: a reversal finds a credit of the same batch in `credits`, not in the table. Accepted
  * rows are inserted in key order, so concurrent batches take the unique index's locks in one
- * order (no deadlock); the events are written credits first, the order rewards must see them in.
+ * order (no deadlock). The event ($2, with every credit and reversal that might be accepted, in
+ * the order `item` numbers them) is written with the accepted ones only, credits first, the order
+ * rewards applies them in; with none accepted, no event.
  */
 const RECORD_BATCH = new PreparedStatement<{ n: number; outcome: PostbackOutcome }>(`
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
     n int, id uuid, provider text, transaction_id text, credit_transaction_id text, user_id uuid, amount_mb int,
-    raw_payload jsonb, source_ip text, status text, intent text, event_id uuid, event_type text, envelope jsonb, headers jsonb)
+    raw_payload jsonb, source_ip text, status text, intent text, item int)
 ),
 registered AS (
   SELECT user_id FROM registered_users
@@ -101,9 +113,10 @@ reversals AS (
 accepted AS (SELECT id FROM credits UNION ALL SELECT id FROM reversals),
 outbox AS (
   INSERT INTO outbox_events (id, routing_key, envelope, headers)
-  SELECT event_id, event_type, envelope, headers FROM input
-   WHERE id IN (SELECT id FROM accepted)
-   ORDER BY intent = 'reverse', n
+  SELECT ($2::jsonb->>'id')::uuid, $2::jsonb->>'type', jsonb_set($2::jsonb, '{payload,postbacks}', a.postbacks), $3::jsonb
+    FROM (SELECT jsonb_agg($2::jsonb->'payload'->'postbacks'->i.item ORDER BY i.intent = 'reverse', i.n) AS postbacks
+            FROM input i WHERE i.id IN (SELECT id FROM accepted)) a
+   WHERE a.postbacks IS NOT NULL
 ),
 decided AS (
   SELECT i.*, CASE
@@ -141,10 +154,7 @@ function batchDocument(batch: readonly BatchDelivery[], clean: <T>(value: T) => 
         source_ip: clean(sourceIp),
         status: b.status ?? null,
         intent: b.intent ?? null,
-        event_id: b.event?.envelope.id ?? null,
-        event_type: b.event?.envelope.type ?? null,
-        envelope: b.event ? clean(b.event.envelope) : null,
-        headers: b.event?.headers ?? null,
+        item: b.item ?? null,
       };
     }),
   );
@@ -155,17 +165,19 @@ function batchDocument(batch: readonly BatchDelivery[], clean: <T>(value: T) => 
 export class WebhookTransactions {
   /**
    * Decides and records a batch of offer-wall deliveries in one statement (RECORD_BATCH), committed
-   * on its own; answers each delivery's outcome, in order. The accepted ones' events are in the
-   * outbox when this answers (then UnitOfWork.outboxWritten).
+   * on its own; answers each delivery's outcome, in order. The event of the accepted ones is in
+   * the outbox when this answers (then UnitOfWork.outboxWritten).
    */
-  async recordBatch(db: DataSource, batch: readonly BatchDelivery[]): Promise<PostbackOutcome[]> {
+  async recordBatch(db: DataSource, batch: readonly BatchDelivery[], event?: AcceptedPostbacksEvent): Promise<PostbackOutcome[]> {
     if (batch.length === 0) return [];
     let document = batchDocument(batch, (v) => v);
     // JSON writes U+0000 as \u0000, which Postgres refuses in text and jsonb. It is rare enough that
     // looking for it in the whole document costs less than cleaning every value of every delivery
     // (a stored backslash followed by "u0000" matches too: the clean pass then changes nothing).
     if (document.includes('\\u0000')) document = batchDocument(batch, storable);
-    const rows = await RECORD_BATCH.run(db, [document]);
+    let envelope = event ? JSON.stringify(event.envelope) : null;
+    if (envelope?.includes('\\u0000')) envelope = JSON.stringify(storable(event!.envelope));
+    const rows = await RECORD_BATCH.run(db, [document, envelope, event?.headers ? JSON.stringify(event.headers) : null]);
     const outcomes: PostbackOutcome[] = new Array(batch.length);
     for (const r of rows) outcomes[r.n] = r.outcome;
     return outcomes;

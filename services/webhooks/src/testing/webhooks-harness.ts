@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { EventEnvelope, EventPayload, OfferwallId, OfferwallPostbackAccepted } from '@esim/contracts';
+import { AcceptedPostback, EventEnvelope, EventPayload, OfferwallId, OfferwallPostbacksAccepted } from '@esim/contracts';
 import type { Env } from '@esim/platform';
 import { ServiceUnderTest, startServiceUnderTest } from '@esim/testing';
 import { startWebhooks } from '../app';
@@ -26,8 +26,8 @@ export interface WebhooksUnderTest extends ServiceUnderTest {
    * gateway: the same request target, `from` as the address the gateway resolved.
    */
   call(url: string, opts?: { from?: string; method?: 'GET' | 'POST'; form?: string; json?: string }): Promise<Answer>;
-  /** The OfferwallPostbackAccepted events in the outbox for one provider transaction. */
-  accepted(provider: OfferwallId, creditTransactionId: string): Promise<Array<EventPayload<typeof OfferwallPostbackAccepted>>>;
+  /** The postbacks of one provider transaction that OfferwallPostbacksAccepted events in the outbox announce, with their event's acceptedAt. */
+  accepted(provider: OfferwallId, creditTransactionId: string): Promise<Array<AcceptedPostback & { acceptedAt: string }>>;
 }
 
 export async function startWebhooksUnderTest(env: Env = {}): Promise<WebhooksUnderTest> {
@@ -56,12 +56,15 @@ export async function startWebhooksUnderTest(env: Env = {}): Promise<WebhooksUnd
       return { status: res.status, body: await res.text() };
     },
     async accepted(provider, creditTransactionId) {
-      const rows: Array<{ envelope: EventEnvelope<EventPayload<typeof OfferwallPostbackAccepted>> }> = await base.db.query(
-        `SELECT envelope FROM outbox_events WHERE routing_key = $1 AND envelope->'payload'->>'provider' = $2
-            AND envelope->'payload'->>'creditTransactionId' = $3 ORDER BY seq`,
-        [OfferwallPostbackAccepted.routingKey, provider, creditTransactionId],
+      const rows: Array<{ envelope: EventEnvelope<EventPayload<typeof OfferwallPostbacksAccepted>> }> = await base.db.query(
+        `SELECT envelope FROM outbox_events WHERE routing_key = $1 AND envelope->'payload'->'postbacks' @> $2::jsonb ORDER BY seq`,
+        [OfferwallPostbacksAccepted.routingKey, JSON.stringify([{ provider, creditTransactionId }])],
       );
-      return rows.map((r) => r.envelope.payload);
+      return rows.flatMap(({ envelope: { payload } }) =>
+        payload.postbacks
+          .filter((p) => p.provider === provider && p.creditTransactionId === creditTransactionId)
+          .map((p) => ({ ...p, acceptedAt: payload.acceptedAt })),
+      );
     },
   };
 }
