@@ -6,12 +6,14 @@ import { defineEvent, EventEnvelope } from '@esim/contracts';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
 import { openDataSource } from '../persistence/data-source';
 import { AmqpConnection } from './amqp-connection';
-import { EventConsumer } from './event-consumer';
+import { EventConsumer, GROUPED_MAX_WEIGHT } from './event-consumer';
 import { EventHandler } from './event-handler';
 import { PostgresInbox } from './inbox';
 import { Tx } from './unit-of-work';
 
 const Counted = defineEvent('producer', 'counted', 1, z.object({ n: z.number().int() }));
+/** An event carrying `items` units of work (as one OfferwallPostbacksAccepted carries many postbacks). */
+const Carried = defineEvent('producer', 'carried', 1, z.object({ n: z.number().int(), items: z.number().int() }));
 
 class CountsTable1732069000002 implements MigrationInterface {
   async up(q: QueryRunner) {
@@ -34,6 +36,24 @@ class CountAll implements EventHandler<typeof Counted> {
       events.map((e) => e.envelope.id),
       events.map((e) => e.payload.n),
     ]);
+  }
+}
+
+/** Applies events in groups bounded by the work they carry (weight); records the transaction of each. */
+class CarryAll implements EventHandler<typeof Carried> {
+  async handle(payload: { n: number; items: number }, tx: Tx, envelope: EventEnvelope) {
+    await this.handleAll([{ payload, envelope }], tx);
+  }
+
+  async handleAll(events: Array<{ payload: { n: number; items: number }; envelope: EventEnvelope }>, tx: Tx) {
+    await tx.manager.query('INSERT INTO counts SELECT id, n, txid_current() FROM unnest($1::uuid[], $2::int[]) AS t(id, n)', [
+      events.map((e) => e.envelope.id),
+      events.map((e) => e.payload.items),
+    ]);
+  }
+
+  weight(payload: { items: number }) {
+    return payload.items;
   }
 }
 
@@ -60,6 +80,7 @@ describe('grouped consumption', () => {
     amqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
     consumer = new EventConsumer(amqp, new PostgresInbox(db, { wake() {} }), { ...names, consumer: 'consumer', deliveryLimit: 2, prefetch: 50 }, [
       { event: Counted, handler: new CountAll(), name: 'CountAll' },
+      { event: Carried, handler: new CarryAll(), name: 'CarryAll' },
     ]);
     await consumer.start();
     conn = await amqplib.connect(TEST_AMQP_URL);
@@ -98,5 +119,26 @@ describe('grouped consumption', () => {
     await waitFor(async () => (await ch.checkQueue(`${ns.id}.consumer.events.dlq`)).messageCount === 1, { what: 'the poison dead-lettered' });
     await ch.close();
     expect(await applied([poison])).toBe(0);
+  });
+
+  it('keeps a group of heavy events within GROUPED_MAX_WEIGHT of work, however many the prefetch lets in', async () => {
+    const items = GROUPED_MAX_WEIGHT / 4 + 1;
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    for (const [n, id] of ids.entries()) {
+      const envelope = { id, type: Carried.routingKey, occurredAt: new Date().toISOString(), correlationId: id, causationId: null, payload: { n, items } };
+      channel.publish(names.exchange, Carried.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+    }
+    await channel.waitForConfirms();
+    await waitFor(async () => (await applied(ids)) === ids.length, { what: 'the heavy events applied', timeoutMs: 20_000 });
+
+    const groups: Array<{ events: number; work: number }> = await db.query(
+      'SELECT count(*)::int AS events, sum(n)::int AS work FROM counts WHERE event_id = ANY($1) GROUP BY txid',
+      [ids],
+    );
+    expect(groups.reduce((sum, g) => sum + g.events, 0)).toBe(ids.length);
+    // Three of these weigh less than the bound, four more: no group holds four.
+    expect(Math.max(...groups.map((g) => g.events))).toBeLessThanOrEqual(3);
+    expect(Math.max(...groups.map((g) => g.work))).toBeLessThanOrEqual(GROUPED_MAX_WEIGHT);
+    expect(groups.length).toBeLessThan(ids.length);
   });
 });
