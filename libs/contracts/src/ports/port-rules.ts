@@ -6,7 +6,8 @@ import type { ServicePort } from './service-port';
 /**
  * What must hold between the ports of all services; each broken rule is one readable line.
  * An event published with no consumer would only pile up in the producer's outbox, so it needs
- * a consumer or an explicit `noConsumerReason` on its contract. No RPC request has a `userId`
+ * a consumer or an explicit `noConsumerReason` on its contract. A retired event (`retiredReason`) is
+ * published by nobody, and its consumers need no publisher: they drain what is in flight. No RPC request has a `userId`
  * field, so that the acting user (meta.userId) is never confused with a user the call is about.
  */
 export function portViolations(ports: readonly ServicePort[]): string[] {
@@ -33,15 +34,17 @@ export function portViolations(ports: readonly ServicePort[]): string[] {
     }
     for (const event of port.publishes) {
       if (event.producer !== port.name) problems.push(`${port.name} publishes ${event.routingKey}, whose producer is ${event.producer}`);
+      if (event.retiredReason) problems.push(`${port.name} publishes ${event.routingKey}, which is retired ("${event.retiredReason}")`);
       add(publishers, event.routingKey, port.name);
     }
-    for (const event of port.consumes) add(consumers, event.routingKey, port.name);
+    for (const event of port.consumes) if (!event.retiredReason) add(consumers, event.routingKey, port.name);
   }
 
   for (const [pattern, who] of answerers) if (who.length > 1) problems.push(`${pattern} is answered by ${who.join(' and ')}`);
   for (const [key, who] of publishers) if (who.length > 1) problems.push(`${key} is published by ${who.join(' and ')}`);
   const published = new Map(ports.flatMap((p) => p.publishes.map((e) => [e.routingKey, e] as const)));
   for (const [key, event] of published) {
+    if (event.retiredReason) continue;
     const by = consumers.get(key) ?? [];
     if (by.length === 0 && !event.noConsumerReason) {
       problems.push(`${key} is published by ${event.producer} but no service consumes it: declare its consumer, or give the contract a noConsumerReason`);

@@ -59,6 +59,14 @@ describe('the port rules', () => {
     expect(problems).toEqual([expect.stringContaining('still says it has no consumer')]);
   });
 
+  it('let a consumer drain a retired event nobody publishes any more, and refuse a port that still publishes it', () => {
+    const Retired = defineEvent('identity', 'thing-done', 1, z.object({}), { retiredReason: 'replaced by identity.things-done.v1' });
+    expect(portViolations([defineServicePort('notifications', { consumes: [Retired] })])).toEqual([]);
+    expect(
+      portViolations([defineServicePort('identity', { publishes: [Retired] }), defineServicePort('notifications', { consumes: [Retired] })]),
+    ).toEqual([expect.stringContaining('identity publishes identity.thing-done.v1, which is retired')]);
+  });
+
   it('refuse an RPC whose request carries userId: the acting user travels as meta.userId', () => {
     const actingInPayload = defineRpc('esim', 'list-things', z.object({ userId: z.string().uuid() }), z.object({}));
     const subjectByRole = defineRpc('esim', 'grant-thing', z.object({ recipientId: z.string().uuid() }), z.object({}));
