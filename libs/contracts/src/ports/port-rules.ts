@@ -6,9 +6,10 @@ import type { ServicePort } from './service-port';
 /**
  * What must hold between the ports of all services; each broken rule is one readable line.
  * An event published with no consumer would only pile up in the producer's outbox, so it needs
- * a consumer or an explicit `noConsumerReason` on its contract. A retired event (`retiredReason`) is
- * published by nobody, and its consumers need no publisher: they drain what is in flight. No RPC request has a `userId`
- * field, so that the acting user (meta.userId) is never confused with a user the call is about.
+ * a consumer or an explicit `noConsumerReason` on its contract. A retired event (`retiredReason`)
+ * is published by nobody, and its consumers need no publisher: they drain what is in flight. No
+ * RPC request has a `userId` field, so that the acting user (meta.userId) is never confused with
+ * a user the call is about.
  */
 export function portViolations(ports: readonly ServicePort[]): string[] {
   const problems: string[] = [];

@@ -26,8 +26,8 @@ const CONCURRENT_BATCHES = 2;
  * Every offer-wall callback goes through here: wall enabled, source IP, signature, format, amount,
  * registered user, replay. An accepted credit or reversal is recorded and announced
  * (OfferwallPostbacksAccepted, one event for a statement's accepted ones, through the outbox) in
- * one statement before the provider is answered; rewards applies it to the ledger later, exactly once. Every other delivery is recorded
- * too, with its outcome. Nothing here touches the ledger, and no answer waits for another service.
+ * one statement before the provider is answered; rewards applies it to the ledger later, exactly
+ * once. Every other delivery is recorded too, with its outcome. Nothing here touches the ledger, and no answer waits for another service.
  *
  * Deliveries that arrive together share one statement and its commit (GroupCommit): a burst from
  * a provider costs a few round trips, not several each.
