@@ -12,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
+import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
 
 const require = createRequire(import.meta.url);
@@ -25,6 +26,25 @@ const PGBENCH_DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'po
 const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
 const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', '2000'));
+// The load generator: wrk (C) where it is installed, else lib/lean-load.mjs (Node). On two cores
+// it takes its CPU from the product: lean-load 0.03-0.05 ms a request, wrk about a fifth of that.
+const LOAD = env('BENCH_LOAD', wrkInstalled() ? 'wrk' : 'node');
+if (LOAD !== 'wrk' && LOAD !== 'node') throw new Error(`BENCH_LOAD=${LOAD}: wrk or node`);
+const load = LOAD === 'wrk' ? wrkLoad : leanLoad;
+
+/** CPU (ms) of this process and of the children it has waited for (wrk, pgbench), from /proc/self/stat. */
+function ownCpuMs() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th.
+    const fields = require('node:fs').readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
+    children = ((Number(fields[14]) + Number(fields[15])) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
+  } catch {
+    // Not Linux: this process only.
+  }
+  return (own.user + own.system) / 1000 + children;
+}
 
 function loadSigning() {
   try {
@@ -97,7 +117,7 @@ const probeUser = await benchUser(probeCall, true);
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
   const started = performance.now();
-  const warm = await leanLoad({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)) });
+  const warm = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)) });
   // A product that refuses the warm-up would refuse the load too: say so now, not after the settle timeout.
   if (warm['2xx'] !== WARMUP_REQUESTS) throw new Error(`warm-up: ${warm['2xx']} of ${WARMUP_REQUESTS} postbacks answered 2xx (${warm.non2xx} other, ${warm.errors} errors, ${warm.timeouts} timeouts)`);
   while ((await call('GET', '/api/user')).points < before + WARMUP_REQUESTS && performance.now() - started < SETTLE_TIMEOUT_MS) await sleep(100);
@@ -209,10 +229,10 @@ async function walCounters() {
 }
 const walBefore = await walCounters();
 const cpuBefore = cpuSnapshot(PGBENCH_DATABASE_URL);
-const ownCpuBefore = process.cpuUsage();
+const ownCpuBefore = ownCpuMs();
 const started = performance.now();
 const probing = probe();
-const result = await leanLoad({ url: TARGET_URL, connections: CONNECTIONS, paths: planned });
+const result = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: planned });
 const answeredIn = (performance.now() - started) / 1000;
 loadDone = true;
 await probing;
@@ -225,7 +245,7 @@ while (points - startPoints < unique && performance.now() - started < SETTLE_TIM
   points = (await call('GET', '/api/user')).points;
 }
 const creditedIn = (performance.now() - started) / 1000;
-const ownCpu = process.cpuUsage(ownCpuBefore);
+const ownCpu = ownCpuMs() - ownCpuBefore;
 const cpuAfter = cpuSnapshot(PGBENCH_DATABASE_URL);
 const walAfter = await walCounters();
 await sleep(2000);
@@ -233,7 +253,7 @@ points = (await call('GET', '/api/user')).points;
 const credited = points - startPoints;
 const cpuParts = cpuPerOperation(cpuBefore, cpuAfter, Math.max(1, credited));
 const cpuLine = cpuParts.length
-  ? `${cpuParts.map((r) => `${r.part} ${fmt(r.ms, 3)}`).join(', ')}; load generator ${fmt((ownCpu.user + ownCpu.system) / 1000 / Math.max(1, credited), 3)} (ms per credit, from the first request to the last credit visible; pg:<service> = its Postgres backends)`
+  ? `${cpuParts.map((r) => `${r.part} ${fmt(r.ms, 3)}`).join(', ')}; load generator (${LOAD}) ${fmt(ownCpu / Math.max(1, credited), 3)} (ms per credit, from the first request to the last credit visible; pg:<service> = its Postgres backends)`
   : 'n/a (needs Linux /proc)';
 const walPer = (key) => (walAfter[key] - walBefore[key]) / Math.max(1, credited);
 const creditsPerSecond = credited / creditedIn;
