@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
+import { cpuPerOperation, cpuSnapshot, ownCpuMs } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
@@ -27,24 +27,10 @@ const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
 const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', '2000'));
 // The load generator: wrk (C) where it is installed, else lib/lean-load.mjs (Node). On two cores
-// it takes its CPU from the product: lean-load 0.03-0.05 ms a request, wrk about a fifth of that.
+// it takes its CPU from the product: lean-load 0.03-0.05 ms a request, wrk less.
 const LOAD = env('BENCH_LOAD', wrkInstalled() ? 'wrk' : 'node');
 if (LOAD !== 'wrk' && LOAD !== 'node') throw new Error(`BENCH_LOAD=${LOAD}: wrk or node`);
 const load = LOAD === 'wrk' ? wrkLoad : leanLoad;
-
-/** CPU (ms) of this process and of the children it has waited for (wrk, pgbench), from /proc/self/stat. */
-function ownCpuMs() {
-  const own = process.cpuUsage();
-  let children = 0;
-  try {
-    // Fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th.
-    const fields = require('node:fs').readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ');
-    children = ((Number(fields[14]) + Number(fields[15])) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
-  } catch {
-    // Not Linux: this process only.
-  }
-  return (own.user + own.system) / 1000 + children;
-}
 
 function loadSigning() {
   try {

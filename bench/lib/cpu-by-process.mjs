@@ -8,13 +8,35 @@ import fs from 'node:fs';
 const SERVICES = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks'];
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+function statFields(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU (ms) of this process and of the children it has waited for (a load generator such as wrk,
+ * pgbench): utime + stime + cutime + cstime of /proc/self/stat; this process only where there is
+ * no /proc.
+ */
+export function ownCpuMs() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = statFields('self');
+    children = (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+  } catch {
+    // Not Linux.
+  }
+  return (own.user + own.system) / 1000 + children;
+}
+
 function processes() {
   const out = [];
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(pid);
       if (cmd) out.push({ pid: Number(pid), cmd, ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // gone meanwhile

@@ -2,7 +2,7 @@
 // answer, sends the next; every path exactly once) driven by wrk, a load generator in C, when it
 // is installed (Debian's package `wrk`). On two cores the load generator takes its CPU from the
 // product it measures: lean-load costs 0.03-0.05 ms of CPU a request in bench/postbacks.bench.mjs,
-// wrk about a fifth of that (the bench prints the load generator's CPU per credit either way).
+// wrk somewhat less (the bench prints the load generator's CPU per credit either way).
 // wrk runs for a duration, not a list: wrk-paths.lua makes it send each path once and stop.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
