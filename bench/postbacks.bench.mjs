@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuPerOperation, cpuSnapshot, ownCpuMs } from './lib/cpu-by-process.mjs';
+import { cpuPerOperation, cpuSnapshot, ownCpuMs, processCpuMs } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
@@ -75,6 +75,40 @@ async function pgbenchInsertTps() {
     await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await db.end();
     await fs.rm(script, { force: true });
+  }
+}
+
+/**
+ * The floor under the ingestion service's HTTP work: a bare Node server (node:http, no framework)
+ * answering the ingestion's plain-text `1` to the same planned requests, over the same connections
+ * from the same load generator, measured right after the product's load (after a first pass to warm
+ * it up). Its CPU per request beside the ingestion service's says how much of that service's time
+ * is the HTTP exchange itself (parsing, the write, the kernel's TCP) and how much the ingestion's.
+ */
+async function bareHttpBaseline(paths) {
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const s = require('node:http').createServer((req, res) => { res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': 1 }); res.end('1'); });
+       s.listen(0, '127.0.0.1', () => console.log(s.address().port));`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const port = await new Promise((resolve, reject) => {
+      server.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+      server.once('exit', (code) => reject(new Error(`the bare HTTP server exited ${code}`)));
+    });
+    // Warmed as the product was: a server just started runs its first thousands of requests unoptimised.
+    await load({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, paths });
+    const before = processCpuMs(server.pid);
+    const started = performance.now();
+    const answered = await load({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, paths });
+    const seconds = (performance.now() - started) / 1000;
+    return { msPerRequest: (processCpuMs(server.pid) - before) / answered.requests.total, perSecond: answered.requests.total / seconds, p99: answered.latency.p99 };
+  } finally {
+    server.kill();
   }
 }
 
@@ -244,6 +278,8 @@ const cpuLine = cpuParts.length
 const walPer = (key) => (walAfter[key] - walBefore[key]) / Math.max(1, credited);
 const creditsPerSecond = credited / creditedIn;
 await pgbench('after the load');
+const bare = process.env.BENCH_SKIP_BARE_HTTP ? null : await bareHttpBaseline(planned);
+const webhooksPerRequest = (cpuParts.find((r) => r.part === 'webhooks')?.ms ?? NaN) * (Math.max(1, credited) / result.requests.total);
 const pgbenchTps = pgbenchRuns.length ? pgbenchRuns.reduce((a, b) => a + b, 0) / pgbenchRuns.length : NaN;
 const ratio = creditsPerSecond / pgbenchTps;
 const exact = credited === unique;
@@ -255,6 +291,7 @@ credits         ${credited} in ${fmt(creditedIn, 1)} s from the first request: $
 answer→visible  p50 ${fmt(percentile(visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(visibleAfter, 99), 1)} ms over ${visibleAfter.length} probes (GET /api/tasks)${probeFailures ? `, ${probeFailures} probes not answered 200` : ''}
 CPU per credit  ${cpuLine}
 WAL per credit  ${fmt(walPer('bytes') / 1024, 1)} KB, ${fmt(walPer('records'), 1)} records, ${fmt(walPer('fpi'), 2)} full-page images (whole server, pg_stat_wal)
+bare HTTP       ${bare ? `a bare node:http server answering the same ${result.requests.total} requests: ${fmt(bare.msPerRequest, 3)} ms of CPU a request (${fmt(bare.perSecond)} answers/s, p99 ${bare.p99} ms); the ingestion service ${fmt(webhooksPerRequest, 3)} ms a request, ${fmt(webhooksPerRequest / bare.msPerRequest, 1)}× bare` : 'skipped (BENCH_SKIP_BARE_HTTP)'}
 pgbench         ${fmt(pgbenchTps)} single-row insert transactions/s (mean of ${pgbenchRuns.map((t) => fmt(t)).join(' before and ')} after the load)
 ratio           credits/s = ${fmt(ratio * 100, 1)}% of pgbench TPS   (target >= 25%: ${ratio >= 0.25 ? 'met' : 'MISSED'})
 exactly once    balance grew by ${credited} points for ${unique} unique transactions: ${exact ? 'OK, one credit each' : 'MISMATCH'}`);

@@ -31,6 +31,16 @@ export function ownCpuMs() {
   return (own.user + own.system) / 1000 + children;
 }
 
+/** CPU (ms) one process has used so far: utime + stime of /proc/<pid>/stat; NaN where there is no /proc. */
+export function processCpuMs(pid) {
+  try {
+    const fields = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return NaN;
+  }
+}
+
 function processes() {
   const out = [];
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
