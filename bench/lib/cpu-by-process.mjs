@@ -14,6 +14,9 @@ function statFields(pid) {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
+/** Clock ticks a process has run, in user and kernel mode (utime + stime), from its stat fields. */
+const cpuTicks = (fields) => Number(fields[11]) + Number(fields[12]);
+
 /**
  * CPU (ms) of this process and of the children it has waited for (a load generator such as wrk,
  * pgbench): utime + stime + cutime + cstime of /proc/self/stat; this process only where there is
@@ -34,8 +37,7 @@ export function ownCpuMs() {
 /** CPU (ms) one process has used so far: utime + stime of /proc/<pid>/stat; NaN where there is no /proc. */
 export function processCpuMs(pid) {
   try {
-    const fields = statFields(pid);
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return cpuTicks(statFields(pid)) * TICK_MS;
   } catch {
     return NaN;
   }
@@ -46,8 +48,8 @@ function processes() {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      const fields = statFields(pid);
-      if (cmd) out.push({ pid: Number(pid), cmd, ticks: Number(fields[11]) + Number(fields[12]) });
+      const ticks = cpuTicks(statFields(pid));
+      if (cmd) out.push({ pid: Number(pid), cmd, ticks });
     } catch {
       // gone meanwhile
     }
