@@ -14,9 +14,10 @@ const CHUNKED_END = Buffer.from('0\r\n\r\n');
 /**
  * Sends GET `paths[i]` for every i, over `connections` sockets at once, each waiting for its
  * answer before the next. Answers the counts and the latencies (ms) in the shape bench scripts
- * print: requests.total, 2xx, non2xx, errors, timeouts, latency.p50/p99/max.
+ * print: requests.total, 2xx, non2xx, errors, timeouts, latency.p50/p99/max. `onStart` is called
+ * as the first connections open.
  */
-export async function leanLoad({ url, connections, paths, timeoutMs = 30_000 }) {
+export async function leanLoad({ url, connections, paths, timeoutMs = 30_000, onStart = () => {} }) {
   const target = new URL(url);
   const port = Number(target.port || 80);
   const host = target.hostname;
@@ -105,6 +106,7 @@ export async function leanLoad({ url, connections, paths, timeoutMs = 30_000 }) 
     });
 
   const started = performance.now();
+  onStart();
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   const sorted = Array.from(latencies.subarray(0, answered)).sort((a, b) => a - b);

@@ -73,7 +73,8 @@ export async function benchUser(call, { fresh = false } = {}) {
 
 /**
  * The session's live stream (`GET /api/events`, server-sent events), as the SPA reads it. `next`
- * answers the first `user` event whose data passes `test`, or null after `timeoutMs` (or once the
+ * answers the first `user` event whose data passes `test` (with `receivedAt`, the performance.now()
+ * of its arrival; the latest event already received counts), or null after `timeoutMs` (or once the
  * stream is gone).
  */
 export async function liveStream(call) {
@@ -96,7 +97,8 @@ export async function liveStream(call) {
           const type = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (type !== 'user' || !data) continue;
-          latest = JSON.parse(data);
+          // When it arrived, for the benchmarks that time the moment a change became visible.
+          latest = { ...JSON.parse(data), receivedAt: performance.now() };
           if (waiter && waiter.test(latest)) waiter.resolve(latest);
         }
       }
