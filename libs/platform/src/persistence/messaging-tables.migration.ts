@@ -72,5 +72,34 @@ export class OutboxEventHeaders1732060800002 implements MigrationInterface {
   }
 }
 
+/**
+ * Published outbox rows by when they were published, for the relay's prune (OutboxRelay.prune):
+ * without it each prune read the whole table to find the rows past the retention. Built
+ * concurrently, outside a transaction, so that a service with a day of events in its outbox keeps
+ * writing while the index is built; an earlier attempt that failed half-way left an invalid index,
+ * which is dropped and built again.
+ */
+export class OutboxPublishedIndex1735500000000 implements MigrationInterface {
+  name = 'OutboxPublishedIndex1735500000000';
+  transaction = false;
+
+  async up(q: QueryRunner): Promise<void> {
+    const [left] = await q.query(
+      `SELECT NOT i.indisvalid AS invalid FROM pg_index i WHERE i.indexrelid = to_regclass('outbox_events_published')`,
+    );
+    if (left?.invalid) await q.query('DROP INDEX CONCURRENTLY outbox_events_published');
+    await q.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS outbox_events_published ON outbox_events (published_at) WHERE published_at IS NOT NULL');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX CONCURRENTLY IF EXISTS outbox_events_published');
+  }
+}
+
 /** The migrations of the messaging tables, in order; every service's DataSource runs them first. */
-export const MESSAGING_MIGRATIONS = [MessagingTables1732060800000, ParkedOutboxEvents1732060800001, OutboxEventHeaders1732060800002];
+export const MESSAGING_MIGRATIONS = [
+  MessagingTables1732060800000,
+  ParkedOutboxEvents1732060800001,
+  OutboxEventHeaders1732060800002,
+  OutboxPublishedIndex1735500000000,
+];
