@@ -18,6 +18,7 @@ import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledg
 import { TimeOrderedIds1734500000000 } from './migrations/1734500000000-time-ordered-ids';
 import { LedgerChecksPerStatement1734600000000 } from './migrations/1734600000000-ledger-checks-per-statement';
 import { TasksTransferCheckedPerStatement1734700000000 } from './migrations/1734700000000-tasks-transfer-checked-per-statement';
+import { TasksUniqueThroughLedger1735600000000 } from './migrations/1735600000000-tasks-unique-through-ledger';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -56,6 +57,7 @@ export class RewardsModule {
             TimeOrderedIds1734500000000,
             LedgerChecksPerStatement1734600000000,
             TasksTransferCheckedPerStatement1734700000000,
+            TasksUniqueThroughLedger1735600000000,
           ],
         }),
       ],
