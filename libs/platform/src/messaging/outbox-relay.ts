@@ -72,7 +72,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 const PRUNE_BATCH = 1000;
 /**
  * The oldest published rows past the retention, found through `outbox_events_published`
- * (OutboxPublishedIndex1735500000000): without that index every prune read the whole table, 0.25
+ * (OutboxPublishedIndex1732060800003): without that index every prune read the whole table, 0.25
  * s for the ingestion service's 90,000 rows on the bench machine, every ten minutes, whether or
  * not a row was old enough.
  */

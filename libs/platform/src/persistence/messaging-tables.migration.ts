@@ -77,10 +77,14 @@ export class OutboxEventHeaders1732060800002 implements MigrationInterface {
  * without it each prune read the whole table to find the rows past the retention. Built
  * concurrently, outside a transaction, so that a service with a day of events in its outbox keeps
  * writing while the index is built; an earlier attempt that failed half-way left an invalid index,
- * which is dropped and built again.
+ * which is dropped and built again. Its timestamp files it with the other messaging migrations,
+ * before every service's own: on a new schema a service's last migration is still its own, the one
+ * its specs undo (`undoLastMigration` takes the last one run). TypeORM runs a pending migration
+ * whatever its timestamp, so existing schemas get it too. Its `down` drops the index plainly: TypeORM
+ * undoes a migration inside a transaction whatever the migration says.
  */
-export class OutboxPublishedIndex1735500000000 implements MigrationInterface {
-  name = 'OutboxPublishedIndex1735500000000';
+export class OutboxPublishedIndex1732060800003 implements MigrationInterface {
+  name = 'OutboxPublishedIndex1732060800003';
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
@@ -92,7 +96,7 @@ export class OutboxPublishedIndex1735500000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX CONCURRENTLY IF EXISTS outbox_events_published');
+    await q.query('DROP INDEX IF EXISTS outbox_events_published');
   }
 }
 
@@ -101,5 +105,5 @@ export const MESSAGING_MIGRATIONS = [
   MessagingTables1732060800000,
   ParkedOutboxEvents1732060800001,
   OutboxEventHeaders1732060800002,
-  OutboxPublishedIndex1735500000000,
+  OutboxPublishedIndex1732060800003,
 ];
