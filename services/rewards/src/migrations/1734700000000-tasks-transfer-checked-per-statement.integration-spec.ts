@@ -4,23 +4,10 @@ import { openDataSource } from '@esim/platform';
 import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { Ledger1732061000000 } from './1732061000000-ledger';
-import { Earning1732061000001 } from './1732061000001-earning';
-import { LedgerEntriesPerStatement1734300000000 } from './1734300000000-ledger-entries-per-statement';
-import { LedgerUserBalances1734400000000 } from './1734400000000-ledger-user-balances';
-import { TimeOrderedIds1734500000000 } from './1734500000000-time-ordered-ids';
-import { LedgerChecksPerStatement1734600000000 } from './1734600000000-ledger-checks-per-statement';
+import { ledgerMigrationsThrough } from './ledger-migrations';
 import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-tasks-transfer-checked-per-statement';
 
-const MIGRATIONS = [
-  Ledger1732061000000,
-  Earning1732061000001,
-  LedgerEntriesPerStatement1734300000000,
-  LedgerUserBalances1734400000000,
-  TimeOrderedIds1734500000000,
-  LedgerChecksPerStatement1734600000000,
-  TasksTransferCheckedPerStatement1734700000000,
-];
+const MIGRATIONS = ledgerMigrationsThrough(TasksTransferCheckedPerStatement1734700000000);
 
 /**
  * Migration 1734700000000 replaces the tasks' foreign key to their ledger transfer with a check per

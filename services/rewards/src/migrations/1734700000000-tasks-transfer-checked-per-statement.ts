@@ -1,6 +1,26 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
+ * Every new task's transfer exists. Migration 1735600000000 also checks that it is the task's own
+ * credit, and restores this function in its `down`.
+ */
+export const TASKS_MATCH_TRANSFERS = `
+      CREATE OR REPLACE FUNCTION tasks_match_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        stray uuid;
+      BEGIN
+        SELECT n.ledger_transfer_id INTO stray
+          FROM new_tasks n LEFT JOIN ledger_transfers t ON t.id = n.ledger_transfer_id
+         WHERE t.id IS NULL
+         LIMIT 1;
+        IF FOUND THEN
+          RAISE EXCEPTION 'task refers to ledger transfer %, which does not exist', stray
+            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'tasks_match_transfers';
+        END IF;
+        RETURN NULL;
+      END $$`;
+
+/**
  * A task's ledger transfer is checked once per INSERT statement instead of per row, for the same
  * reasons as the entries' keys in migration 1734600000000: tasks are written by the hundred per
  * batch of offer-wall credits (`Tasks.insertMany`), and the foreign key ran one SPI query with a
@@ -18,21 +38,7 @@ export class TasksTransferCheckedPerStatement1734700000000 implements MigrationI
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE tasks DROP CONSTRAINT tasks_ledger_transfer_id_fkey');
-    await q.query(`
-      CREATE FUNCTION tasks_match_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        stray uuid;
-      BEGIN
-        SELECT n.ledger_transfer_id INTO stray
-          FROM new_tasks n LEFT JOIN ledger_transfers t ON t.id = n.ledger_transfer_id
-         WHERE t.id IS NULL
-         LIMIT 1;
-        IF FOUND THEN
-          RAISE EXCEPTION 'task refers to ledger transfer %, which does not exist', stray
-            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'tasks_match_transfers';
-        END IF;
-        RETURN NULL;
-      END $$`);
+    await q.query(TASKS_MATCH_TRANSFERS);
     await q.query(
       'CREATE TRIGGER tasks_match_transfers AFTER INSERT ON tasks REFERENCING NEW TABLE AS new_tasks FOR EACH STATEMENT EXECUTE FUNCTION tasks_match_transfers()',
     );

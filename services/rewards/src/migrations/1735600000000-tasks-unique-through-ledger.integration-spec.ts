@@ -4,25 +4,10 @@ import { openDataSource } from '@esim/platform';
 import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { Ledger1732061000000 } from './1732061000000-ledger';
-import { Earning1732061000001 } from './1732061000001-earning';
-import { LedgerEntriesPerStatement1734300000000 } from './1734300000000-ledger-entries-per-statement';
-import { LedgerUserBalances1734400000000 } from './1734400000000-ledger-user-balances';
-import { TimeOrderedIds1734500000000 } from './1734500000000-time-ordered-ids';
-import { LedgerChecksPerStatement1734600000000 } from './1734600000000-ledger-checks-per-statement';
-import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-tasks-transfer-checked-per-statement';
+import { ledgerMigrationsThrough } from './ledger-migrations';
 import { TasksUniqueThroughLedger1735600000000 } from './1735600000000-tasks-unique-through-ledger';
 
-const MIGRATIONS = [
-  Ledger1732061000000,
-  Earning1732061000001,
-  LedgerEntriesPerStatement1734300000000,
-  LedgerUserBalances1734400000000,
-  TimeOrderedIds1734500000000,
-  LedgerChecksPerStatement1734600000000,
-  TasksTransferCheckedPerStatement1734700000000,
-  TasksUniqueThroughLedger1735600000000,
-];
+const MIGRATIONS = ledgerMigrationsThrough(TasksUniqueThroughLedger1735600000000);
 
 /**
  * Migration 1735600000000 drops the tasks' own unique index on the provider transaction: a task
@@ -54,7 +39,10 @@ describe('one task per provider transaction, held by the ledger (migration 17356
       await ledger.openUserAccount(m, userId);
       const made = [];
       for (const transaction of ['t1', 't2'])
-        made.push((await ledger.credit(m, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount: 10, reference: `cpx:${transaction}` })).transfer);
+        made.push(
+          (await ledger.credit(m, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount: 10, reference: `cpx:${transaction}` }))
+            .transfer,
+        );
       return made;
     });
     const task = (provider: 'cpx' | 'torox', transactionId: string, ledgerTransferId: string) => ({
@@ -72,7 +60,9 @@ describe('one task per provider transaction, held by the ledger (migration 17356
       code: '23503',
       constraint: 'tasks_match_transfers',
     });
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('torox', 't1', t1.id)])))).toMatchObject({ constraint: 'tasks_match_transfers' });
+    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('torox', 't1', t1.id)])))).toMatchObject({
+      constraint: 'tasks_match_transfers',
+    });
     const missing = randomUUID();
     expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', missing)])))).toEqual({
       message: `task refers to ledger transfer ${missing}, which does not exist`,

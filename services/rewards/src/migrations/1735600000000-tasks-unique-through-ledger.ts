@@ -1,21 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** tasks_match_transfers as migration 1734700000000 wrote it: the transfer exists. */
-const TRANSFER_EXISTS = `
-      CREATE OR REPLACE FUNCTION tasks_match_transfers() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        stray uuid;
-      BEGIN
-        SELECT n.ledger_transfer_id INTO stray
-          FROM new_tasks n LEFT JOIN ledger_transfers t ON t.id = n.ledger_transfer_id
-         WHERE t.id IS NULL
-         LIMIT 1;
-        IF FOUND THEN
-          RAISE EXCEPTION 'task refers to ledger transfer %, which does not exist', stray
-            USING ERRCODE = 'foreign_key_violation', CONSTRAINT = 'tasks_match_transfers';
-        END IF;
-        RETURN NULL;
-      END $$`;
+import { TASKS_MATCH_TRANSFERS } from './1734700000000-tasks-transfer-checked-per-statement';
 
 /**
  * One task per provider transaction, held by the ledger instead of an index of its own. A credit
@@ -60,6 +44,6 @@ export class TasksUniqueThroughLedger1735600000000 implements MigrationInterface
 
   async down(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE tasks ADD CONSTRAINT tasks_one_per_provider_transaction UNIQUE (provider, transaction_id)');
-    await q.query(TRANSFER_EXISTS);
+    await q.query(TASKS_MATCH_TRANSFERS);
   }
 }
