@@ -8,17 +8,10 @@ import { RewardsConfig } from './config';
 import { BalanceAnnouncements } from './ledger/balance-announcements';
 import { BalanceRpcHandler } from './ledger/balance.rpc-handler';
 import { Ledger } from './ledger/ledger';
-import { Ledger1732061000000 } from './migrations/1732061000000-ledger';
-import { Earning1732061000001 } from './migrations/1732061000001-earning';
 import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
-import { LedgerEntriesPerStatement1734300000000 } from './migrations/1734300000000-ledger-entries-per-statement';
-import { LedgerUserBalances1734400000000 } from './migrations/1734400000000-ledger-user-balances';
-import { TimeOrderedIds1734500000000 } from './migrations/1734500000000-time-ordered-ids';
-import { LedgerChecksPerStatement1734600000000 } from './migrations/1734600000000-ledger-checks-per-statement';
-import { TasksTransferCheckedPerStatement1734700000000 } from './migrations/1734700000000-tasks-transfer-checked-per-statement';
-import { TasksUniqueThroughLedger1735600000000 } from './migrations/1735600000000-tasks-unique-through-ledger';
+import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
@@ -47,17 +40,10 @@ export class RewardsModule {
           config,
           entities: [Redemption, TaskEntity],
           migrations: [
-            Ledger1732061000000,
-            Earning1732061000001,
+            ...LEDGER_MIGRATIONS,
             Redemptions1732063000000,
             webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
             RewardsAdminConsole1734200000000,
-            LedgerEntriesPerStatement1734300000000,
-            LedgerUserBalances1734400000000,
-            TimeOrderedIds1734500000000,
-            LedgerChecksPerStatement1734600000000,
-            TasksTransferCheckedPerStatement1734700000000,
-            TasksUniqueThroughLedger1735600000000,
           ],
         }),
       ],

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { openDataSource } from '@esim/platform';
-import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { ledgerMigrationsThrough } from './ledger-migrations';
+import { failure, migratedLedger } from '../testing/migrated-ledger';
 import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-tasks-transfer-checked-per-statement';
-
-const MIGRATIONS = ledgerMigrationsThrough(TasksTransferCheckedPerStatement1734700000000);
 
 /**
  * Migration 1734700000000 replaces the tasks' foreign key to their ledger transfer with a check per
@@ -15,26 +10,13 @@ const MIGRATIONS = ledgerMigrationsThrough(TasksTransferCheckedPerStatement17347
  * `down` must bring the key back.
  */
 describe("tasks' ledger transfer checked once per statement (migration 1734700000000)", () => {
-  const ns = new TestNamespace();
-  let db: DataSource;
-  beforeAll(async () => {
-    db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('rewards'), entities: [], migrations: MIGRATIONS });
-  });
-  afterAll(async () => {
-    if (db?.isInitialized) await db.destroy();
-    await ns.cleanup();
-  });
-  const failure = (p: Promise<unknown>) =>
-    p.then(
-      () => undefined,
-      (err: Error & { code?: string; constraint?: string }) => ({ message: err.message, code: err.code, constraint: err.constraint }),
-    );
+  const schema = migratedLedger(TasksTransferCheckedPerStatement1734700000000);
 
   it('refuses a batch with one task whose transfer does not exist, keeps a task on its transfer, and its down restores the key', async () => {
     const ledger = new Ledger();
     const tasks = new Tasks();
     const userId = randomUUID();
-    const transfers = await db.transaction(async (m) => {
+    const transfers = await schema.db.transaction(async (m) => {
       await ledger.openUserAccount(m, userId);
       const made = [];
       for (const n of [1, 2])
@@ -54,25 +36,27 @@ describe("tasks' ledger transfer checked once per statement (migration 173470000
     });
 
     const missing = randomUUID();
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('t1', transfers[0].id), task('t2', missing)])))).toEqual({
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('t1', transfers[0].id), task('t2', missing)])))).toEqual({
       message: `task refers to ledger transfer ${missing}, which does not exist`,
       code: '23503',
       constraint: 'tasks_match_transfers',
     });
-    expect((await db.query('SELECT count(*)::int AS n FROM tasks'))[0].n).toBe(0);
+    expect((await schema.db.query('SELECT count(*)::int AS n FROM tasks'))[0].n).toBe(0);
 
-    const [written] = await db.transaction((m) => tasks.insertMany(m, [task('t1', transfers[0].id)]));
-    expect(await failure(db.query('UPDATE tasks SET ledger_transfer_id = $1 WHERE id = $2', [transfers[1].id, written.id]))).toMatchObject({
+    const [written] = await schema.db.transaction((m) => tasks.insertMany(m, [task('t1', transfers[0].id)]));
+    expect(
+      await failure(schema.db.query('UPDATE tasks SET ledger_transfer_id = $1 WHERE id = $2', [transfers[1].id, written.id])),
+    ).toMatchObject({
       code: '23503',
       constraint: 'tasks_transfer_fixed',
     });
     // What Tasks.markReversed changes stays allowed.
-    expect(await db.transaction((m) => tasks.markReversed(m, [transfers[0].id]))).toHaveLength(1);
+    expect(await schema.db.transaction((m) => tasks.markReversed(m, [transfers[0].id]))).toHaveLength(1);
 
-    await db.undoLastMigration({ transaction: 'each' });
-    const keys = await db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'f'`);
+    await schema.db.undoLastMigration({ transaction: 'each' });
+    const keys = await schema.db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'f'`);
     expect(keys).toEqual([{ conname: 'tasks_ledger_transfer_id_fkey' }]);
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('t3', randomUUID())])))).toMatchObject({
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('t3', randomUUID())])))).toMatchObject({
       code: '23503',
       constraint: 'tasks_ledger_transfer_id_fkey',
     });

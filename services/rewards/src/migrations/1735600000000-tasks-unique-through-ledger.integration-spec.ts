@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { openDataSource } from '@esim/platform';
-import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { ledgerMigrationsThrough } from './ledger-migrations';
+import { failure, migratedLedger } from '../testing/migrated-ledger';
 import { TasksUniqueThroughLedger1735600000000 } from './1735600000000-tasks-unique-through-ledger';
-
-const MIGRATIONS = ledgerMigrationsThrough(TasksUniqueThroughLedger1735600000000);
 
 /**
  * Migration 1735600000000 drops the tasks' own unique index on the provider transaction: a task
@@ -15,27 +10,14 @@ const MIGRATIONS = ledgerMigrationsThrough(TasksUniqueThroughLedger1735600000000
  * task per provider transaction. Its `down` brings the index back.
  */
 describe('one task per provider transaction, held by the ledger (migration 1735600000000)', () => {
-  const ns = new TestNamespace();
-  let db: DataSource;
-  beforeAll(async () => {
-    db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('rewards'), entities: [], migrations: MIGRATIONS });
-  });
-  afterAll(async () => {
-    if (db?.isInitialized) await db.destroy();
-    await ns.cleanup();
-  });
-  const failure = (p: Promise<unknown>) =>
-    p.then(
-      () => undefined,
-      (err: Error & { code?: string; constraint?: string }) => ({ message: err.message, code: err.code, constraint: err.constraint }),
-    );
-  const count = async () => (await db.query('SELECT count(*)::int AS n FROM tasks'))[0].n as number;
+  const schema = migratedLedger(TasksUniqueThroughLedger1735600000000);
+  const count = async () => (await schema.db.query('SELECT count(*)::int AS n FROM tasks'))[0].n as number;
 
   it("refuses a task on another transaction's credit and a second task of one transaction; its down restores the index", async () => {
     const ledger = new Ledger();
     const tasks = new Tasks();
     const userId = randomUUID();
-    const [t1, t2] = await db.transaction(async (m) => {
+    const [t1, t2] = await schema.db.transaction(async (m) => {
       await ledger.openUserAccount(m, userId);
       const made = [];
       for (const transaction of ['t1', 't2'])
@@ -55,16 +37,16 @@ describe('one task per provider transaction, held by the ledger (migration 17356
     });
 
     // Another transaction's credit, or the same transaction id at another wall: refused, the whole batch.
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id), task('cpx', 't3', t2.id)])))).toEqual({
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id), task('cpx', 't3', t2.id)])))).toEqual({
       message: `task for cpx transaction t3 refers to ledger transfer ${t2.id}, which is not its credit`,
       code: '23503',
       constraint: 'tasks_match_transfers',
     });
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('torox', 't1', t1.id)])))).toMatchObject({
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('torox', 't1', t1.id)])))).toMatchObject({
       constraint: 'tasks_match_transfers',
     });
     const missing = randomUUID();
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', missing)])))).toEqual({
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', missing)])))).toEqual({
       message: `task refers to ledger transfer ${missing}, which does not exist`,
       code: '23503',
       constraint: 'tasks_match_transfers',
@@ -73,25 +55,25 @@ describe('one task per provider transaction, held by the ledger (migration 17356
 
     // Each transaction's own task goes in; a second task of t1 (its transfer is taken) does not, in
     // the same batch or later.
-    await db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id), task('cpx', 't2', t2.id)]));
-    expect(await failure(db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id)])))).toMatchObject({
+    await schema.db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id), task('cpx', 't2', t2.id)]));
+    expect(await failure(schema.db.transaction((m) => tasks.insertMany(m, [task('cpx', 't1', t1.id)])))).toMatchObject({
       code: '23505',
       constraint: 'tasks_ledger_transfer_id_key',
     });
     expect(await count()).toBe(2);
     const unique = async () =>
-      (await db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'u' ORDER BY conname`)).map(
-        (r: { conname: string }) => r.conname,
-      );
+      (
+        await schema.db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'u' ORDER BY conname`)
+      ).map((r: { conname: string }) => r.conname);
     expect(await unique()).toEqual(['tasks_ledger_transfer_id_key']);
 
-    await db.undoLastMigration({ transaction: 'each' });
+    await schema.db.undoLastMigration({ transaction: 'each' });
     expect(await unique()).toEqual(['tasks_ledger_transfer_id_key', 'tasks_one_per_provider_transaction']);
     // As before the migration: only the transfer's existence is checked.
-    const [other] = await db.transaction(async (m) => [
+    const [other] = await schema.db.transaction(async (m) => [
       (await ledger.credit(m, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount: 10, reference: 'cpx:t4' })).transfer,
     ]);
-    await db.transaction((m) => tasks.insertMany(m, [task('cpx', 't5', other.id)]));
+    await schema.db.transaction((m) => tasks.insertMany(m, [task('cpx', 't5', other.id)]));
     expect(await count()).toBe(3);
   });
 });

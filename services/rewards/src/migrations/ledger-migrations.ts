@@ -9,10 +9,11 @@ import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-t
 import { TasksUniqueThroughLedger1735600000000 } from './1735600000000-tasks-unique-through-ledger';
 
 /**
- * The migrations of the ledger and of the tasks its triggers guard, in order, for the specs that
- * test one of them on a schema migrated up to it (RewardsModule runs them among the service's others).
+ * The migrations of the ledger and of the tasks its triggers guard, in order: RewardsModule runs
+ * them with the service's others (TypeORM orders all by timestamp), and the spec of each runs them
+ * up to it (`ledgerMigrationsThrough`).
  */
-const LEDGER_MIGRATIONS: Array<new () => MigrationInterface> = [
+export const LEDGER_MIGRATIONS: Array<new () => MigrationInterface> = [
   Ledger1732061000000,
   Earning1732061000001,
   LedgerEntriesPerStatement1734300000000,
