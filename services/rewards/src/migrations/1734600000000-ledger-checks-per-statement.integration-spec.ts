@@ -9,6 +9,7 @@ import { Earning1732061000001 } from './1732061000001-earning';
 import { LedgerEntriesPerStatement1734300000000 } from './1734300000000-ledger-entries-per-statement';
 import { LedgerUserBalances1734400000000 } from './1734400000000-ledger-user-balances';
 import { LedgerChecksPerStatement1734600000000 } from './1734600000000-ledger-checks-per-statement';
+import { failure } from '../testing/migrated-ledger';
 
 const MIGRATIONS = [
   Ledger1732061000000,
@@ -35,11 +36,6 @@ describe('ledger checks once per statement (migration 1734600000000)', () => {
     for (const db of dataSources) if (db.isInitialized) await db.destroy();
     await ns.cleanup();
   });
-  const failure = (p: Promise<unknown>) =>
-    p.then(
-      () => undefined,
-      (err: Error & { code?: string; constraint?: string }) => ({ message: err.message, code: err.code, constraint: err.constraint }),
-    );
   const systemAccount = async (db: DataSource, code: string): Promise<string> =>
     (await db.query('SELECT id FROM ledger_accounts WHERE code = $1', [code]))[0].id;
 
