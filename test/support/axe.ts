@@ -19,6 +19,15 @@ export interface AxeViolation {
  * gateway's Content-Security-Policy forbids the inline script axe is injected as.
  */
 export async function wcagViolations(page: Page): Promise<AxeViolation[]> {
+  // Colours are judged as painted: a dialog that is still fading in (ui.css, `rise-in`) has text
+  // below its final contrast, and on a loaded machine axe could run before the 180 ms were over.
+  // Endless animations (spinners) never finish and do not change colours: they are not waited for.
+  await page.evaluate(() => {
+    type Running = { effect: { getComputedTiming(): { endTime?: number } } | null; finished: Promise<unknown> };
+    const doc = (globalThis as unknown as { document: { getAnimations(): Running[] } }).document;
+    const finite = doc.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    return Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async (tags) => {
     type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> };
