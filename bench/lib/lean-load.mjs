@@ -16,19 +16,28 @@ const CHUNKED_END = Buffer.from('0\r\n\r\n');
  * answer before the next. Answers the counts and the latencies (ms) in the shape bench scripts
  * print: requests.total, 2xx, non2xx, errors, timeouts, latency.p50/p99/max. `onStart` is called
  * as the first connections open.
+ *
+ * With `rate` (requests a second) the load is an open loop instead: request i is due `i / rate`
+ * seconds after the start and sent then by a free connection, and its latency counts from when it
+ * was due, so a request that found every connection busy counts its wait too (no coordinated
+ * omission: a slow answer cannot hold back the requests behind it unseen).
  */
-export async function leanLoad({ url, connections, paths, timeoutMs = 30_000, onStart = () => {} }) {
+export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_000, onStart = () => {} }) {
   const target = new URL(url);
   const port = Number(target.port || 80);
   const host = target.hostname;
   const hostHeader = target.host;
   const latencies = new Float64Array(paths.length);
+  /** With `rate`: how late each request left after it was due (the generator's own delay, or every connection busy). */
+  const late = [];
   let next = 0;
   let answered = 0;
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
   let timeouts = 0;
+  // Set before any connection opens: an open loop's schedule counts from it.
+  const started = performance.now();
 
   const request = (path) => `GET ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nAccept: */*\r\n\r\n`;
 
@@ -48,7 +57,24 @@ export async function leanLoad({ url, connections, paths, timeoutMs = 30_000, on
         }
         current = next++;
         buffer = Buffer.alloc(0);
-        sentAt = performance.now();
+        if (rate === undefined) return fire(performance.now());
+        sendAt(started + (current * 1000) / rate);
+      };
+
+      /**
+       * Sends at `due` (timers have a millisecond's grain), counting from it, or from the moment it
+       * left where that came up to a millisecond early: the latency is never shortened.
+       */
+      const sendAt = (due) => {
+        const now = performance.now();
+        if (due - now >= 1) timer = setTimeout(() => sendAt(due), due - now);
+        else fire(Math.min(due, now));
+      };
+
+      /** Sends request `current`, whose latency counts from `from`. */
+      const fire = (from) => {
+        sentAt = from;
+        if (rate !== undefined) late.push(Math.max(0, performance.now() - from));
         timer = setTimeout(() => {
           timeouts++;
           current = -1;
@@ -105,13 +131,13 @@ export async function leanLoad({ url, connections, paths, timeoutMs = 30_000, on
       connect();
     });
 
-  const started = performance.now();
   onStart();
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   const sorted = Array.from(latencies.subarray(0, answered)).sort((a, b) => a - b);
   const at = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
   const round = (ms) => Math.round(ms * 10) / 10;
+  const lateness = (ms) => ({ p50: round(ms[Math.floor(ms.length / 2)] ?? NaN), p99: round(ms[Math.floor(ms.length * 0.99)] ?? NaN), max: round(ms.at(-1) ?? NaN) });
   return {
     requests: { total: answered + errors + timeouts },
     '2xx': ok,
@@ -120,5 +146,6 @@ export async function leanLoad({ url, connections, paths, timeoutMs = 30_000, on
     timeouts,
     seconds,
     latency: { p50: round(at(50)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) },
+    ...(rate === undefined ? {} : { sentLate: lateness(late.sort((a, b) => a - b)) }),
   };
 }

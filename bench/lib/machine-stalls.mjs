@@ -1,0 +1,79 @@
+/**
+ * How long the machine itself kept a thread from running: the baseline under the answer p99,
+ * measured in the same run as the load (bench/README.md, "Machine stalls").
+ *
+ * A worker thread of the bench sleeps 5 ms again and again and records how late each wake-up came.
+ * It does no work of its own, so the kernel's scheduler runs it as soon as it may: on the 2-core
+ * virtual machine of docs/earning.md, "Ninth round", it woke at most 9 ms late on an idle machine,
+ * 49 ms beside eight busy loops and 182 ms beside sixty. A late wake-up is a thread that wanted
+ * to run and could not, whatever kept it (a long run queue, the host): the ingestion service's
+ * threads, its Postgres backend's and the load generator's waited the same way.
+ *
+ * Per window: the largest lateness, the 99th percentile, and the time lost beyond 50 ms, Σ(L − 50)
+ * over wake-ups L > 50 ms. That sum, divided by the window's length, is the share of instants at
+ * which a request arriving then would have waited more than 50 ms for the machine alone (an
+ * arrival during a stall of L ms waits the rest of it). Above 1 % of the load, a p99 answer of at
+ * most 50 ms for requests arriving at any instant (what wrk's correction for coordinated omission
+ * estimates) was out of reach in that round for a service the machine stalled the same way.
+ *
+ * Written by hand: it is a timer loop and a sum, and no library measures scheduling delay of a
+ * thread from inside Node.
+ */
+import { Worker } from 'node:worker_threads';
+
+const SLEEP_MS = 5;
+const BEYOND_MS = 50;
+
+const WORKER = `
+const { parentPort } = require('node:worker_threads');
+const SLEEP_MS = ${SLEEP_MS};
+const at = [];
+const late = [];
+const now = () => performance.timeOrigin + performance.now();
+let due = now() + SLEEP_MS;
+function tick() {
+  const t = now();
+  at.push(t);
+  late.push(Math.max(0, t - due));
+  due = t + SLEEP_MS;
+  setTimeout(tick, SLEEP_MS);
+}
+setTimeout(tick, SLEEP_MS);
+parentPort.on('message', ({ from, to }) => {
+  const lateness = [];
+  for (let i = 0; i < at.length; i++) if (at[i] >= from && at[i] <= to) lateness.push(late[i]);
+  parentPort.postMessage(lateness);
+});
+`;
+
+/** Starts the probe; `window(from, to)` takes this process's performance.now() values. */
+export function startStallProbe() {
+  const worker = new Worker(WORKER, { eval: true });
+  worker.unref();
+  const origin = performance.timeOrigin;
+  return {
+    /** The stalls between two moments of the bench (performance.now()). */
+    window(from, to) {
+      return new Promise((resolve, reject) => {
+        worker.once('message', (lateness) => resolve(summarise(lateness, to - from)));
+        worker.once('error', reject);
+        worker.postMessage({ from: origin + from, to: origin + to });
+      });
+    },
+    stop: () => worker.terminate(),
+  };
+}
+
+function summarise(lateness, windowMs) {
+  const sorted = [...lateness].sort((a, b) => a - b);
+  const lostMs = lateness.reduce((sum, l) => sum + Math.max(0, l - BEYOND_MS), 0);
+  return {
+    wakeUps: sorted.length,
+    maxMs: sorted.at(-1) ?? NaN,
+    p99Ms: sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : NaN,
+    lostMs,
+    share: windowMs > 0 ? lostMs / windowMs : NaN,
+  };
+}
+
+export const STALL_BEYOND_MS = BEYOND_MS;
