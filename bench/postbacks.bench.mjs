@@ -396,9 +396,9 @@ const last = rounds.at(-1);
  * at a constant TARGET_RATIO of the last round's pgbench TPS (BENCH_TARGET_RATE overrides), an open
  * loop over the same connections (lean-load's `rate`), each answer timed from when it was due.
  * The rounds above drive the product as fast as it answers: a closed loop at saturation, where
- * every answer waits behind the other connections' and the p99 says how full the machine is. This
- * says what a provider sees while the product credits at the target's rate, and whether the credits
- * keep pace (the last one visible soon after the last answer).
+ * every answer waits behind the other connections'. This says what a provider sees while the
+ * product credits at the target's rate, and whether the credits keep pace (the last one visible
+ * soon after the last answer).
  */
 async function atTargetRate(rate) {
   const { planned, unique } = planPostbacks();
