@@ -197,12 +197,60 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     ]);
   });
 
-  it('refuses a reversal of a credit it never applied, and reports it', async () => {
+  it('never refuses a reversal whose credit has not come: it is tried again, then dead-lettered beside the credit it waits for', async () => {
     const userId = await rewards.registerUser();
+    const deadBefore = await rewards.deadLettered();
     const reversal = accepted(userId, { action: 'reverse' });
-    await deliver(reversal);
+    await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(reversal));
+    await waitFor(async () => (await rewards.deadLettered()) === deadBefore + 1, { what: 'the reversal dead-lettered after its deliveries' });
     expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
-    expect(await refusals(reversal.deliveryId)).toEqual([expect.objectContaining({ outcome: 'rejected_unknown_transaction' })]);
+    expect(await refusals(reversal.deliveryId)).toEqual([]);
+    // Taken off the dead-letter queue: it is the reversal, whole, for an operator to replay.
+    const conn = await amqplib.connect(TEST_AMQP_URL);
+    try {
+      const ch = await conn.createChannel();
+      const dead = await ch.get(`${rewards.ns.id}.rewards.events.dlq`, { noAck: true });
+      expect(dead && JSON.parse(dead.content.toString()).payload.postbacks).toEqual([reversal]);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('takes the credit back when the reversal took the account first and the credit waited behind it', async () => {
+    // Two groups are applied at once, each locking the account (BalanceAnnouncements.lock) before
+    // it reads the ledger. Here the test holds that lock while the reversal's transaction and then
+    // the credit's queue behind it, so Postgres hands it to the reversal first: the order in which
+    // a reversal was refused for good, though the ingestion service had accepted its credit first.
+    const userId = await rewards.registerUser();
+    const credit = accepted(userId, { provider: 'torox', points: 300 });
+    const reversal = { ...credit, deliveryId: randomUUID(), action: 'reverse' as const };
+    const holder = rewards.db.createQueryRunner();
+    await holder.connect();
+    const waitingBehind = async (pids: number[]): Promise<number[]> =>
+      (await rewards.db.query(`SELECT pid FROM pg_stat_activity WHERE pg_blocking_pids(pid) && $1::int[]`, [pids])).map((r: { pid: number }) => r.pid);
+    try {
+      await holder.startTransaction();
+      const [{ pid: holderPid }] = await holder.query('SELECT pg_backend_pid() AS pid');
+      await holder.query('SELECT id FROM ledger_accounts WHERE user_id = $1 FOR UPDATE', [userId]);
+      const reversed = await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(reversal));
+      let first: number[] = [];
+      await waitFor(async () => (first = await waitingBehind([holderPid])).length === 1, { what: "the reversal's transaction waiting for the account" });
+      const credited = await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(credit));
+      await waitFor(async () => (await waitingBehind([holderPid, ...first])).filter((pid) => !first.includes(pid)).length === 1, {
+        what: "the credit's transaction waiting behind it",
+      });
+      await holder.rollbackTransaction();
+      for (const e of [reversed, credited])
+        await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [e.id])).length === 1, { what: 'both applied' });
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
+    expect(await reversalsOf('torox', credit.transactionId)).toEqual([{ amount: '300' }]);
+    expect(await refusals(reversal.deliveryId)).toEqual([]);
+    expect(await rewards.db.query(`SELECT reversed_at IS NOT NULL AS reversed FROM tasks WHERE transaction_id = $1`, [credit.transactionId])).toEqual([{ reversed: true }]);
   });
 
   it("applies one event's postbacks together: a credit, its copy and its reversal each once, whatever their order in the event", async () => {
@@ -236,7 +284,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     expect(await rewards.deadLettered()).toBe(0);
   });
 
-  it('credits nothing to a closed account, and reports it against the delivery', async () => {
+  it('credits nothing to a closed account and reports it against the delivery, its reversal too', async () => {
     const userId = await rewards.registerUser();
     const deleted = await rewards.publish(AccountDeleted, { userId, deletedAt: new Date().toISOString() });
     await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [deleted.id])).length === 1);
@@ -247,6 +295,10 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     expect(await refusals(credit.deliveryId)).toEqual([
       { deliveryId: credit.deliveryId, provider: 'cpx', transactionId: credit.transactionId, outcome: 'rejected_unknown_user', refusedAt: expect.any(String) },
     ]);
+    // Its reversal waits for no credit: the account is closed, so none will come.
+    const reversal = { ...credit, deliveryId: randomUUID(), action: 'reverse' as const };
+    await deliver(reversal);
+    expect(await refusals(reversal.deliveryId)).toEqual([expect.objectContaining({ outcome: 'rejected_unknown_transaction' })]);
     expect(await rewards.deadLettered()).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { Transfer, UserAccount } from '../ledger/ledger.types';
 import { Tasks } from '../tasks/tasks';
+import { CreditNotAppliedYetException } from './credit-not-applied-yet.exception';
 
 /** The ledger reference of an offer-wall credit (and of its reversal): one per provider transaction. */
 export const creditReference = (provider: string, transactionId: string) => `${provider}:${transactionId}`;
@@ -108,9 +109,13 @@ export class OfferwallCredits {
     );
     const matched: Array<{ p: AcceptedPostback; credit: Transfer }> = [];
     for (const p of postbacks) {
-      const credit = credits.get(creditReference(p.provider, p.creditTransactionId));
+      const reference = creditReference(p.provider, p.creditTransactionId);
+      const credit = credits.get(reference);
+      const account = accounts.get(p.userId)!;
       // Only the user the credit went to can have it reversed.
-      if (credit && credit.creditAccountId === accounts.get(p.userId)!.id) matched.push({ p, credit });
+      if (credit && credit.creditAccountId === account.id) matched.push({ p, credit });
+      // Its credit is still on its way to an open account: try again, never refuse (the exception says why).
+      else if (!credit && !account.closed) throw new CreditNotAppliedYetException(reference);
       else this.refuse(tx, p, 'rejected_unknown_transaction');
     }
     const results = await this.ledger.reverseCredits(
