@@ -197,7 +197,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     ]);
   });
 
-  it('never refuses a reversal whose credit has not come: it is tried again, then dead-lettered beside the credit it waits for', async () => {
+  it('never refuses a reversal whose credit has not come: it is tried again, then dead-lettered whole, to be replayed after its credit', async () => {
     const userId = await rewards.registerUser();
     const deadBefore = await rewards.deadLettered();
     const reversal = accepted(userId, { action: 'reverse' });
