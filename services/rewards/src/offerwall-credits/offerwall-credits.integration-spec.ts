@@ -15,6 +15,7 @@ import {
   TaskReversed,
   UserRegistered,
 } from '@esim/contracts';
+import { AmqpConnection, DeadLetters } from '@esim/platform';
 import { asUser, TEST_AMQP_URL, waitFor } from '@esim/testing';
 import { EVENT_BATCH } from '../../../../libs/platform/src/messaging/event-batch';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
@@ -197,23 +198,24 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     ]);
   });
 
-  it('never refuses a reversal whose credit has not come: it is tried again, then dead-lettered whole, to be replayed after its credit', async () => {
+  it('never refuses a reversal whose credit has not come: it is dead-lettered whole, and replayed after its credit it takes it back', async () => {
     const userId = await rewards.registerUser();
     const deadBefore = await rewards.deadLettered();
     const reversal = accepted(userId, { action: 'reverse' });
-    await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(reversal));
+    const reversed = await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(reversal));
     await waitFor(async () => (await rewards.deadLettered()) === deadBefore + 1, { what: 'the reversal dead-lettered after its deliveries' });
     expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
     expect(await refusals(reversal.deliveryId)).toEqual([]);
-    // Taken off the dead-letter queue: it is the reversal, whole, for an operator to replay.
-    const conn = await amqplib.connect(TEST_AMQP_URL);
-    try {
-      const ch = await conn.createChannel();
-      const dead = await ch.get(`${rewards.ns.id}.rewards.events.dlq`, { noAck: true });
-      expect(dead && JSON.parse(dead.content.toString()).payload.postbacks).toEqual([reversal]);
-    } finally {
-      await conn.close();
-    }
+
+    // The credit comes at last; an operator replays the reversal with the admin console's tool.
+    await deliver({ ...reversal, deliveryId: randomUUID(), action: 'credit' });
+    const env = rewards.ns.env('rewards');
+    const deadLetters = new DeadLetters(rewards.app.get(AmqpConnection), { exchange: env.EVENTS_EXCHANGE!, queuePrefix: env.QUEUE_PREFIX! });
+    expect(await deadLetters.replay('rewards', reversed.id)).toBe(1);
+    await rewards.applied(reversed);
+    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS);
+    expect(await reversalsOf('cpx', reversal.creditTransactionId)).toEqual([{ amount: '120' }]);
+    expect(await rewards.deadLettered()).toBe(deadBefore);
   });
 
   it('takes the credit back when the reversal took the account first and the credit waited behind it', async () => {
