@@ -135,9 +135,12 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   const sorted = Array.from(latencies.subarray(0, answered)).sort((a, b) => a - b);
-  const at = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
   const round = (ms) => Math.round(ms * 10) / 10;
-  const lateness = (ms) => ({ p50: round(ms[Math.floor(ms.length / 2)] ?? NaN), p99: round(ms[Math.floor(ms.length * 0.99)] ?? NaN), max: round(ms.at(-1) ?? NaN) });
+  /** p50, p99 and max of ascending milliseconds, to a tenth. */
+  const summary = (ms) => {
+    const at = (p) => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil((p / 100) * ms.length) - 1)] : NaN);
+    return { p50: round(at(50)), p99: round(at(99)), max: round(ms.at(-1) ?? NaN) };
+  };
   return {
     requests: { total: answered + errors + timeouts },
     '2xx': ok,
@@ -145,7 +148,7 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
     errors,
     timeouts,
     seconds,
-    latency: { p50: round(at(50)), p99: round(at(99)), max: round(sorted.at(-1) ?? NaN) },
-    ...(rate === undefined ? {} : { sentLate: lateness(late.sort((a, b) => a - b)) }),
+    latency: summary(sorted),
+    ...(rate === undefined ? {} : { sentLate: summary(late.sort((a, b) => a - b)) }),
   };
 }
