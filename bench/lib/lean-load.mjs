@@ -7,6 +7,7 @@
 // It speaks only what the benchmarks need: GET, answers with Content-Length or chunked bodies.
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { percentile } from './product-client.mjs';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const CHUNKED_END = Buffer.from('0\r\n\r\n');
@@ -134,13 +135,9 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
   onStart();
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
-  const sorted = Array.from(latencies.subarray(0, answered)).sort((a, b) => a - b);
   const round = (ms) => Math.round(ms * 10) / 10;
-  /** p50, p99 and max of ascending milliseconds, to a tenth. */
-  const summary = (ms) => {
-    const at = (p) => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil((p / 100) * ms.length) - 1)] : NaN);
-    return { p50: round(at(50)), p99: round(at(99)), max: round(ms.at(-1) ?? NaN) };
-  };
+  /** p50, p99 and max of milliseconds, to a tenth (the benches' one percentile rule). */
+  const summary = (ms) => ({ p50: round(percentile(ms, 50)), p99: round(percentile(ms, 99)), max: round(percentile(ms, 100)) });
   return {
     requests: { total: answered + errors + timeouts },
     '2xx': ok,
@@ -148,7 +145,7 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
     errors,
     timeouts,
     seconds,
-    latency: summary(sorted),
-    ...(rate === undefined ? {} : { sentLate: summary(late.sort((a, b) => a - b)) }),
+    latency: summary(Array.from(latencies.subarray(0, answered))),
+    ...(rate === undefined ? {} : { sentLate: summary(late) }),
   };
 }

@@ -20,6 +20,7 @@
  * thread from inside Node.
  */
 import { Worker } from 'node:worker_threads';
+import { percentile } from './product-client.mjs';
 
 const SLEEP_MS = 5;
 const BEYOND_MS = 50;
@@ -65,12 +66,11 @@ export function startStallProbe() {
 }
 
 function summarise(lateness, windowMs) {
-  const sorted = [...lateness].sort((a, b) => a - b);
   const lostMs = lateness.reduce((sum, l) => sum + Math.max(0, l - BEYOND_MS), 0);
   return {
-    wakeUps: sorted.length,
-    maxMs: sorted.at(-1) ?? NaN,
-    p99Ms: sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : NaN,
+    wakeUps: lateness.length,
+    maxMs: percentile(lateness, 100),
+    p99Ms: percentile(lateness, 99),
     lostMs,
     share: windowMs > 0 ? lostMs / windowMs : NaN,
   };
