@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Load test of the offer-wall postback path against a running product (it starts nothing itself),
 // measured against what the same Postgres does with pgbench's single-row insert in the same run.
-// Signs postbacks with the sandbox credentials through the built provider modules of the webhooks
-// service, so the target must run its walls in sandbox mode. See bench/README.md.
+// Its postbacks are signed as a sandbox wall signs them (lib/postback-signing.mjs). See bench/README.md.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -13,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { cpuPerOperation, cpuSnapshot, ownCpuMs, processCpuMs } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
+import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
 
@@ -39,19 +39,6 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_ROUNDS=${ROU
 const LOAD = env('BENCH_LOAD', wrkInstalled() ? 'wrk' : 'node');
 if (LOAD !== 'wrk' && LOAD !== 'node') throw new Error(`BENCH_LOAD=${LOAD}: wrk or node`);
 const load = LOAD === 'wrk' ? wrkLoad : leanLoad;
-
-function loadSigning() {
-  try {
-    const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/webhooks/dist/postbacks/providers/index.js'));
-    const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/sandbox/sandbox-credentials.js'));
-    const provider = OFFERWALL_PROVIDERS[PROVIDER];
-    if (!provider) throw new Error(`unknown BENCH_PROVIDER ${PROVIDER}: one of ${Object.keys(OFFERWALL_PROVIDERS).join(', ')}`);
-    return { provider, credentials: sandboxCredentials(PROVIDER) };
-  } catch (err) {
-    if (err.code === 'MODULE_NOT_FOUND') throw new Error('services/webhooks/dist is missing: run "npm run build" first');
-    throw err;
-  }
-}
 
 /**
  * pgbench's single-row insert on the product's Postgres, at the same connection count: one
@@ -127,12 +114,7 @@ async function benchUser(call, fresh = false) {
   return user;
 }
 
-const { provider, credentials } = loadSigning();
-const offer = { id: 'bench', name: 'Survey (benchmark)', category: 'survey', points: 1 };
-const signedPath = (userId) => {
-  const url = provider.sign(credentials, { userId, transactionId: `bench-${randomUUID()}`, action: 'credit', offer, userIp: '203.0.113.7' }, `${SIGNING_ORIGIN}/webhooks/offerwalls/${PROVIDER}`);
-  return url.slice(SIGNING_ORIGIN.length);
-};
+const signedPath = postbackSigner(PROVIDER, SIGNING_ORIGIN);
 
 // 0. The users: one takes the load, one is probed for the time from answer to visible credit.
 const call = session();
@@ -257,25 +239,6 @@ async function balanceReached(live, target, timeoutMs) {
   return null;
 }
 
-/**
- * A round's requests: each a new signed transaction, or (DUPLICATE_SHARE of the time) a replay of
- * one planned before it. Signed before the load starts: the provider's signing (md5, URL building)
- * is not the product's work, and on the shared two cores it would take CPU from what is measured.
- */
-function planPostbacks() {
-  const sent = [];
-  const planned = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    if (sent.length > 0 && Math.random() < DUPLICATE_SHARE) planned.push(sent[Math.floor(Math.random() * sent.length)]);
-    else {
-      const route = signedPath(user.id);
-      sent.push(route);
-      planned.push(route);
-    }
-  }
-  return { planned, unique: new Set(sent).size };
-}
-
 /** One round: vacuum, pgbench, the load with the probe, every credit visible, pgbench again. */
 async function measureRound() {
   await vacuum();
@@ -284,7 +247,7 @@ async function measureRound() {
   const stallsPgbenchBefore = await stalls.window(pgbenchBeforeFrom, performance.now());
   const startPoints = (await call('GET', '/api/user')).points;
 
-  const { planned, unique } = planPostbacks();
+  const { planned, unique } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
 
   console.log(
     `postbacks: ${REQUESTS} requests over ${CONNECTIONS} connections to ${TARGET_URL}/webhooks/offerwalls/${PROVIDER} (signed for ${SIGNING_ORIGIN}), ~${Math.round(DUPLICATE_SHARE * 100)}% replays, user ${user.id}`,
@@ -401,7 +364,7 @@ const last = rounds.at(-1);
  * soon after the last answer).
  */
 async function atTargetRate(rate) {
-  const { planned, unique } = planPostbacks();
+  const { planned, unique } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
   const startPoints = (await call('GET', '/api/user')).points;
   const live = await liveStream(call).catch(() => null);
   let started = performance.now();

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Diagnostic, not a verdict: how much of the provider's answer latency is the crediting's CPU.
+// Sends closed-loop loads of postbacks straight to the ingestion service, alternating loads with
+// rewards paused (SIGSTOP for the load, SIGCONT after it) and running, and prints each load's
+// answers/s and latency. Between loads it waits until every credit is in the balance, so a running
+// load never competes with a paused one's backlog; at the end it checks exactly once.
+// Needs a running product on this machine (it signals rewards' process) with sandbox walls.
+// See bench/README.md.
+import fs from 'node:fs';
+import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
+import { leanLoad } from './lib/lean-load.mjs';
+import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
+import { benchUser, env, fmt, GATEWAY_URL, session, sleep } from './lib/product-client.mjs';
+
+const TARGET_URL = env('BENCH_TARGET_URL', 'http://localhost:3106').replace(/\/$/, '');
+const PROVIDER = env('BENCH_PROVIDER', 'cpx');
+const REQUESTS = Number(env('BENCH_REQUESTS', '20000'));
+const CONNECTIONS = Number(env('BENCH_CONNECTIONS', '50'));
+const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
+const LOADS = Number(env('BENCH_LOADS', '6'));
+const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
+const load = wrkInstalled() ? wrkLoad : leanLoad;
+
+/** The process to pause: BENCH_PAUSE_PID, else the one running rewards' build (scripts/start-all.mjs starts it so). */
+function pausedPid() {
+  if (process.env.BENCH_PAUSE_PID) return Number(process.env.BENCH_PAUSE_PID);
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let cmdline = '';
+    try {
+      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (cmdline.includes('services/rewards/dist/main.js')) return Number(pid);
+  }
+  throw new Error('no process runs services/rewards/dist/main.js here: start the product (node scripts/start-all.mjs) or set BENCH_PAUSE_PID');
+}
+
+async function balanceReaches(call, target) {
+  const deadline = performance.now() + SETTLE_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if ((await call('GET', '/api/user')).points >= target) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+const pid = pausedPid();
+const signedPath = postbackSigner(PROVIDER, env('BENCH_PUBLIC_URL', GATEWAY_URL));
+const call = session();
+const user = await benchUser(call);
+await sleep(500); // the ingestion service learns of the user from the same event as rewards
+const startPoints = (await call('GET', '/api/user')).points;
+let unique = 0;
+// A warm-up, not measured (see postbacks.bench.mjs).
+const warm = planPostbacks(signedPath, user.id, 2000, 0);
+await load({ url: TARGET_URL, connections: CONNECTIONS, paths: warm.planned });
+unique += warm.unique;
+if (!(await balanceReaches(call, startPoints + unique))) throw new Error('the warm-up was not credited in time');
+
+console.log(`${LOADS} loads of ${REQUESTS} postbacks over ${CONNECTIONS} connections to ${TARGET_URL}, ~${Math.round(DUPLICATE_SHARE * 100)}% replays; rewards (pid ${pid}) paused during every other load`);
+const byState = { paused: [], running: [] };
+for (let i = 0; i < LOADS; i++) {
+  const paused = i % 2 === 0;
+  const { planned, unique: fresh } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
+  let started = performance.now();
+  if (paused) process.kill(pid, 'SIGSTOP');
+  let result;
+  try {
+    result = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: planned, onStart: () => (started = performance.now()) });
+  } finally {
+    if (paused) process.kill(pid, 'SIGCONT');
+  }
+  const perSecond = result.requests.total / ((performance.now() - started) / 1000);
+  unique += fresh;
+  const credited = await balanceReaches(call, startPoints + unique);
+  byState[paused ? 'paused' : 'running'].push(result.latency.p99);
+  console.log(
+    `load ${i + 1}, rewards ${paused ? 'paused ' : 'running'}: ${fmt(perSecond)} answers/s (${result['2xx']} 2xx), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms${credited ? '' : '; NOT all credited in time'}`,
+  );
+}
+await sleep(2000);
+const grown = (await call('GET', '/api/user')).points - startPoints;
+console.log(`answer p99      paused: ${byState.paused.join(' · ')} ms; running: ${byState.running.join(' · ')} ms`);
+console.log(`exactly once    balance grew by ${grown} points for ${unique} unique transactions: ${grown === unique ? 'OK' : 'MISMATCH'}`);
+if (grown !== unique) process.exitCode = 1;
