@@ -2,12 +2,15 @@
 // Diagnostic, not a verdict: how much of the provider's answer latency is the crediting's CPU.
 // Sends closed-loop loads of postbacks straight to the ingestion service, alternating loads with
 // rewards paused (SIGSTOP for the load, SIGCONT after it) and running, and prints each load's
-// answers/s and latency. Between loads it waits until every credit is in the balance, so a running
-// load never competes with a paused one's backlog; at the end it checks exactly once.
+// answers/s and latency, and the crediting's CPU per credit (for a paused load, of its backlog
+// applied alone once rewards runs again). Between loads it waits until every credit is in the
+// balance, so a running load never competes with a paused one's backlog; at the end it checks
+// exactly once.
 // Needs a running product on this machine (it signals rewards' process) with sandbox walls.
 // See bench/README.md.
 import fs from 'node:fs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
+import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import { benchUser, env, fmt, GATEWAY_URL, session, sleep } from './lib/product-client.mjs';
@@ -20,6 +23,14 @@ const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
 const LOADS = Number(env('BENCH_LOADS', '6'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
 const load = wrkInstalled() ? wrkLoad : leanLoad;
+const DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/esim_rewards'));
+/** The parts that credit (rewards, its Postgres backends, the gateway's live notices, the broker), as cpu-by-process names them. */
+const CREDITING = ['rewards', 'pg:rewards', 'gateway', 'rabbitmq'];
+const cpuLine = (before, after, credits) =>
+  cpuPerOperation(before, after, credits)
+    .filter((r) => CREDITING.includes(r.part))
+    .map((r) => `${r.part} ${fmt(r.ms, 3)}`)
+    .join(', ');
 
 /** The process to pause: BENCH_PAUSE_PID, else the one running rewards' build (scripts/start-all.mjs starts it so). */
 function pausedPid() {
@@ -64,19 +75,29 @@ for (let i = 0; i < LOADS; i++) {
   const paused = i % 2 === 0;
   const { planned, unique: fresh } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
   let started = performance.now();
+  const cpuBefore = cpuSnapshot(DATABASE_URL);
   if (paused) process.kill(pid, 'SIGSTOP');
   let result;
+  let answeredAt;
   try {
     result = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: planned, onStart: () => (started = performance.now()) });
   } finally {
+    answeredAt = performance.now();
     if (paused) process.kill(pid, 'SIGCONT');
   }
-  const perSecond = result.requests.total / ((performance.now() - started) / 1000);
+  // For a paused load, the crediting's CPU is counted from the moment it runs again: the backlog alone.
+  const cpuFrom = paused ? cpuSnapshot(DATABASE_URL) : cpuBefore;
+  const perSecond = result.requests.total / ((answeredAt - started) / 1000);
   unique += fresh;
   const credited = await balanceReaches(call, startPoints + unique);
+  const creditedIn = (performance.now() - (paused ? answeredAt : started)) / 1000;
+  const cpuAfter = cpuSnapshot(DATABASE_URL);
   byState[paused ? 'paused' : 'running'].push(result.latency.p99);
   console.log(
     `load ${i + 1}, rewards ${paused ? 'paused ' : 'running'}: ${fmt(perSecond)} answers/s (${result['2xx']} 2xx), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms${credited ? '' : '; NOT all credited in time'}`,
+  );
+  console.log(
+    `  ${fresh} credits ${paused ? 'applied after the load' : 'applied beside the load'} in ${fmt(creditedIn, 1)} s; crediting's CPU per credit (ms): ${cpuLine(cpuFrom, cpuAfter, fresh)}`,
   );
 }
 await sleep(2000);
