@@ -8,12 +8,11 @@
 // exactly once.
 // Needs a running product on this machine (it signals rewards' process) with sandbox walls.
 // See bench/README.md.
-import fs from 'node:fs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
-import { cpuPerOperation, cpuSnapshot } from './lib/cpu-by-process.mjs';
+import { cpuPerOperation, cpuSnapshot, pidsOf } from './lib/cpu-by-process.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
-import { benchUser, env, fmt, GATEWAY_URL, session, sleep } from './lib/product-client.mjs';
+import { benchUser, env, fmt, GATEWAY_URL, pointsReached, session, sleep } from './lib/product-client.mjs';
 
 const TARGET_URL = env('BENCH_TARGET_URL', 'http://localhost:3106').replace(/\/$/, '');
 const PROVIDER = env('BENCH_PROVIDER', 'cpx');
@@ -32,29 +31,16 @@ const cpuLine = (before, after, credits) =>
     .map((r) => `${r.part} ${fmt(r.ms, 3)}`)
     .join(', ');
 
-/** The process to pause: BENCH_PAUSE_PID, else the one running rewards' build (scripts/start-all.mjs starts it so). */
+/** The process to pause: BENCH_PAUSE_PID, else the one running rewards (scripts/start-all.mjs runs one). */
 function pausedPid() {
   if (process.env.BENCH_PAUSE_PID) return Number(process.env.BENCH_PAUSE_PID);
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    let cmdline = '';
-    try {
-      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    if (cmdline.includes('services/rewards/dist/main.js')) return Number(pid);
-  }
-  throw new Error('no process runs services/rewards/dist/main.js here: start the product (node scripts/start-all.mjs) or set BENCH_PAUSE_PID');
+  const [pid, ...more] = pidsOf('rewards');
+  if (pid === undefined || more.length > 0)
+    throw new Error(`${pid === undefined ? 'no' : 'more than one'} rewards process here: start the product (node scripts/start-all.mjs) or set BENCH_PAUSE_PID`);
+  return pid;
 }
 
-async function balanceReaches(call, target) {
-  const deadline = performance.now() + SETTLE_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if ((await call('GET', '/api/user')).points >= target) return true;
-    await sleep(100);
-  }
-  return false;
-}
+const balanceReaches = async (call, target) => (await pointsReached(call, target, SETTLE_TIMEOUT_MS)) !== null;
 
 const pid = pausedPid();
 const signedPath = postbackSigner(PROVIDER, env('BENCH_PUBLIC_URL', GATEWAY_URL));

@@ -14,7 +14,7 @@ import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
-import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, root, session, sleep } from './lib/product-client.mjs';
+import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, pointsReached, root, session, sleep } from './lib/product-client.mjs';
 
 const require = createRequire(import.meta.url);
 const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
@@ -130,7 +130,7 @@ if (WARMUP_REQUESTS > 0) {
   const warm = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)) });
   // A product that refuses the warm-up would refuse the load too: say so now, not after the settle timeout.
   if (warm['2xx'] !== WARMUP_REQUESTS) throw new Error(`warm-up: ${warm['2xx']} of ${WARMUP_REQUESTS} postbacks answered 2xx (${warm.non2xx} other, ${warm.errors} errors, ${warm.timeouts} timeouts)`);
-  while ((await call('GET', '/api/user')).points < before + WARMUP_REQUESTS && performance.now() - started < SETTLE_TIMEOUT_MS) await sleep(100);
+  await pointsReached(call, before + WARMUP_REQUESTS, SETTLE_TIMEOUT_MS);
   console.log(`warm-up: ${WARMUP_REQUESTS} postbacks in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
 }
 
@@ -232,11 +232,7 @@ async function balanceReached(live, target, timeoutMs) {
   const pushed = live ? await live.next((e) => e.user.points >= target, timeoutMs) : null;
   if (pushed) return pushed.receivedAt;
   // No stream, or it closed early: polling finds the moment to within 10 ms.
-  while (performance.now() < deadline) {
-    if ((await call('GET', '/api/user')).points >= target) return performance.now();
-    await sleep(10);
-  }
-  return null;
+  return pointsReached(call, target, Math.max(0, deadline - performance.now()), 10);
 }
 
 /** One round: vacuum, pgbench, the load with the probe, every credit visible, pgbench again. */

@@ -61,6 +61,13 @@ const kind = (cmd) =>
   SERVICES.find((s) => cmd.includes(`services/${s}/`)) ??
   (cmd.includes('beam') ? 'rabbitmq' : cmd.includes('redis-server') ? 'redis' : cmd.startsWith('postgres') ? 'postgres' : null);
 
+/** The processes this machine runs for `part` ('rewards', 'webhooks', 'rabbitmq', …), as cpuSnapshot names them. */
+export function pidsOf(part) {
+  return processes()
+    .filter((p) => kind(p.cmd) === part)
+    .map((p) => p.pid);
+}
+
 /** Which Node process holds each local port connected to Postgres (ss), and each backend's client port (pg_stat_activity). */
 function backendOwners(databaseUrl) {
   const owners = new Map();

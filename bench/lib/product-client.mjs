@@ -55,6 +55,19 @@ async function codeFor(email, deadline = Date.now() + 30_000) {
 }
 
 /**
+ * Polls GET /api/user every `everyMs` until the session's balance holds at least `target` points:
+ * the performance.now() of that answer, or null after `timeoutMs`.
+ */
+export async function pointsReached(call, target, timeoutMs, everyMs = 100) {
+  const deadline = performance.now() + timeoutMs;
+  do {
+    if ((await call('GET', '/api/user')).points >= target) return performance.now();
+    await sleep(everyMs);
+  } while (performance.now() < deadline);
+  return null;
+}
+
+/**
  * A fresh user signed up as the SPA does, with the sign-up bonus in; or, unless `fresh`, the
  * account BENCH_EMAIL/BENCH_PASSWORD signed in (needed when the target sends real email).
  */
@@ -67,7 +80,7 @@ export async function benchUser(call, { fresh = false } = {}) {
   const password = randomBytes(12).toString('hex');
   await call('POST', '/api/register', { name: 'Bench', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'en' });
   const { user } = await call('POST', '/api/verify-email', { email, code: await codeFor(email), password, name: 'Bench' });
-  for (let i = 0; i < 100 && (await call('GET', '/api/user')).points < SIGNUP_BONUS; i++) await sleep(100);
+  await pointsReached(call, SIGNUP_BONUS, 10_000);
   return user;
 }
 
