@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { DataSource, EntitySchema, MixedList } from 'typeorm';
+import { DataSource, EntitySchema, MixedList, QueryRunner } from 'typeorm';
 import { MESSAGING_MIGRATIONS } from './messaging-tables.migration';
 import { OutboxEventEntity } from '../messaging/outbox-event.entity';
 import { InboxEventEntity } from '../messaging/inbox-event.entity';
@@ -59,6 +60,22 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
 }
 
 /**
+ * The schema's migration lock, tried every LOCK_RETRY_MS rather than waited for in
+ * `pg_advisory_lock`: a statement waiting there holds a snapshot for as long as it waits, and a
+ * migration that builds an index CONCURRENTLY (messaging-tables.migration.ts) waits for every older
+ * snapshot in the database, so the replica migrating waited for the replica waiting for it, and
+ * neither went on (data-source.integration-spec.ts). Between tries the connection holds none.
+ */
+const LOCK_RETRY_MS = 100;
+async function takeMigrationLock(runner: QueryRunner, key: string): Promise<void> {
+  for (;;) {
+    const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
+    if (locked) return;
+    await sleep(LOCK_RETRY_MS);
+  }
+}
+
+/**
  * Opens the service's DataSource: database and schema created if missing, migrations applied
  * under an advisory lock so that replicas starting together do not race.
  */
@@ -70,7 +87,7 @@ export async function openDataSource(opts: PersistenceOptions): Promise<DataSour
   try {
     await runner.connect();
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${opts.schema}`]);
+    await takeMigrationLock(runner, `migrations:${opts.schema}`);
     try {
       await ds.runMigrations({ transaction: 'each' });
     } finally {
