@@ -76,8 +76,8 @@ async function takeMigrationLock(runner: QueryRunner, key: string): Promise<void
 }
 
 /**
- * Opens the service's DataSource: database and schema created if missing, migrations applied
- * under an advisory lock so that replicas starting together do not race.
+ * Opens the service's DataSource: database created if missing, then schema and migrations under
+ * an advisory lock so that replicas starting together do not race.
  */
 export async function openDataSource(opts: PersistenceOptions): Promise<DataSource> {
   await ensureDatabase(opts.url);
@@ -86,9 +86,11 @@ export async function openDataSource(opts: PersistenceOptions): Promise<DataSour
   const runner = ds.createQueryRunner();
   try {
     await runner.connect();
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
     await takeMigrationLock(runner, `migrations:${opts.schema}`);
     try {
+      // Under the lock too: two CREATE SCHEMA IF NOT EXISTS at once can both find it missing, and
+      // the second fails on pg_namespace's unique index (data-source.integration-spec.ts).
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
       await ds.runMigrations({ transaction: 'each' });
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${opts.schema}`]);
