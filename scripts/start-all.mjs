@@ -111,9 +111,8 @@ function launch(name, replica) {
   // (sched_autogroup: one group per session), as a container's cgroup does in a deployment. In
   // this command's session the seven processes shared one group's CPU time, and the provider
   // answers waited behind rewards' crediting: at the bench's target rate their p99 was under 50 ms
-  // in one run of four that way (47-89 ms), in three of four this way (32-39 ms; docs/earning.md,
-  // "Thirteenth round"). A terminal's Ctrl-C or hang-up now reaches only this process, which
-  // stops them.
+  // in one run of seven that way, in four of seven this way (docs/earning.md, "Thirteenth round").
+  // A terminal's Ctrl-C or hang-up now reaches only this process, which stops them.
   const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
