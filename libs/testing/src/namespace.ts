@@ -45,12 +45,18 @@ export class TestNamespace {
   /** Drops everything this namespace created on Postgres, RabbitMQ and Redis. */
   async cleanup(extraQueues: string[] = []): Promise<void> {
     const pg = new Client({ connectionString: TEST_DATABASE_URL });
-    await pg.connect().catch(() => undefined);
-    try {
-      const { rows } = await pg.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`%\\_${this.id}`]);
-      for (const { nspname } of rows) await pg.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
-    } finally {
-      await pg.end().catch(() => undefined);
+    // A database that does not exist (a suite that ran its services elsewhere) holds no schema of ours.
+    const connected = await pg.connect().then(
+      () => true,
+      () => false,
+    );
+    if (connected) {
+      try {
+        const { rows } = await pg.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`%\\_${this.id}`]);
+        for (const { nspname } of rows) await pg.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+      } finally {
+        await pg.end().catch(() => undefined);
+      }
     }
 
     const conn = await amqplib.connect(TEST_AMQP_URL);

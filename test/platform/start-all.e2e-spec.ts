@@ -1,0 +1,140 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+import { SERVICES } from '@esim/contracts';
+import { TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
+
+const root = path.resolve(__dirname, '../..');
+// scripts/start-all.mjs's DEFAULT_PORTS: each process answers /health/ready on its port + PORT_OFFSET.
+const PORTS: Record<string, number> = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, payments: 3104, notifications: 3105, webhooks: 3106 };
+
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+
+/** A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running. */
+async function freeOffset(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const offset = 20_000 + 100 * Math.floor(Math.random() * 250);
+    if ((await Promise.all(Object.values(PORTS).map((p) => portFree(p + offset)))).every(Boolean)) return offset;
+  }
+  throw new Error('no free PORT_OFFSET found');
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `ps` of the processes whose parent is `pid`: their pid and session id. */
+function childrenOf(pid: number): Array<{ pid: number; sid: number; command: string }> {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,sid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+  return out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [p, s, ...rest] = line.trim().split(/\s+/);
+      return { pid: Number(p), sid: Number(s), command: rest.join(' ') };
+    });
+}
+
+interface Product {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output: () => string;
+  services: Array<{ pid: number; sid: number; command: string }>;
+}
+
+/**
+ * `npm start`'s launcher (scripts/start-all.mjs, from the build `npm test` makes first), the whole
+ * product in its own database, exchange, queues and Redis keys, on free ports.
+ */
+async function startProduct(ns: TestNamespace, database: string): Promise<Product> {
+  const offset = await freeOffset();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${database}`;
+  const env = ns.env('start-all', { DATABASE_URL: url.toString(), PORT_OFFSET: String(offset), LOG_LEVEL: 'warn' });
+  // Each process gets its ports from start-all; the namespace's "any free port" would override them.
+  delete env.PORT;
+  delete env.HEALTH_PORT;
+  delete env.DB_SCHEMA;
+  const child = spawn(process.execPath, [path.join(root, 'scripts/start-all.mjs')], { cwd: root, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const ready = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200;
+  // A deadline for a start beside other suites on two cores, not a speed figure.
+  await waitFor(async () => gone || (await Promise.all(SERVICES.map((s) => ready(PORTS[s] + offset)))).every(Boolean), {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+    what: 'every service to be ready',
+  });
+  if (gone) throw new Error(`start-all exited while starting:\n${output.slice(-4000)}`);
+  return { child, exited, output: () => output, services: childrenOf(child.pid!) };
+}
+
+/**
+ * scripts/start-all.mjs runs each service in a session of its own (so that Linux schedules it as
+ * a group of its own, as a container's cgroup does; docs/earning.md, "Thirteenth round"). A
+ * terminal's Ctrl-C or hang-up then reaches start-all alone, and start-all must stop them: a
+ * closed terminal that left seven services running would hold the ports of the next `npm start`.
+ */
+describe('npm start (scripts/start-all.mjs)', () => {
+  const ns = new TestNamespace();
+  const database = `esim_${ns.id}`;
+  const started: Product[] = [];
+
+  afterAll(async () => {
+    for (const p of started) {
+      for (const s of p.services) if (alive(s.pid)) process.kill(s.pid, 'SIGKILL');
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    }
+    const maintenance = new URL(TEST_DATABASE_URL);
+    maintenance.pathname = '/postgres'; // the test database itself may not exist yet
+    const pg = new Client({ connectionString: maintenance.toString() });
+    await pg.connect();
+    await pg.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await pg.end();
+    await ns.cleanup();
+  });
+
+  it('runs every service in a session of its own, and a hang-up sent to it alone stops them all', async () => {
+    const product = await startProduct(ns, database);
+    started.push(product);
+    expect(product.services.map((s) => path.basename(path.dirname(path.dirname(s.command.split(' ').pop()!)))).sort()).toEqual([...SERVICES].sort());
+    for (const s of product.services) expect(s.sid).toBe(s.pid); // a session leader: its own session
+
+    process.kill(product.child.pid!, 'SIGHUP'); // what a closed terminal sends, to start-all only
+    expect(await product.exited).toEqual({ code: 0, signal: null });
+    expect(product.services.filter((s) => alive(s.pid)).map((s) => s.command)).toEqual([]);
+  }, 180_000);
+
+  it('stops every other service, and exits with an error, when one service dies', async () => {
+    const product = await startProduct(ns, database);
+    started.push(product);
+    const esim = product.services.find((s) => s.command.includes('/services/esim/'))!;
+    process.kill(esim.pid, 'SIGKILL'); // a crash: no shutdown of its own
+
+    const exit = await product.exited;
+    expect(exit.code).not.toBe(0);
+    expect(product.services.filter((s) => alive(s.pid)).map((s) => s.command)).toEqual([]);
+    expect(product.output()).toMatch(/esim\s*\| exited \(SIGKILL\); stopping everything/);
+  }, 180_000);
+});
