@@ -26,7 +26,7 @@ const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
 const PGBENCH_DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/esim_rewards'));
 const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
-const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', '2000'));
+const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', String(REQUESTS)));
 // Rounds of steps 1-5, each with its own pgbench before and after: this virtual machine's speed
 // drifts by a third within minutes, so one round's ratio says little; the verdict is on the median.
 const ROUNDS = Number(env('BENCH_ROUNDS', '3'));
@@ -122,8 +122,12 @@ const user = await benchUser(call);
 const probeCall = session();
 const probeUser = await benchUser(probeCall, true);
 
-// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user, not measured: the services run
-// for days, and the first thousand postbacks after a start run code the JIT has not compiled yet.
+// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user (a round's worth), not measured:
+// the services run for days, and after a start they run code the JIT has not compiled yet. The
+// code that runs once a batch (rewards' crediting, the relay) needs a round's worth of postbacks to
+// get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres backends' in the
+// first round of each of six runs and 0.65-0.87 times in the later rounds; after 20,000, 0.69-0.76
+// in the first round too (docs/earning.md, "Fourteenth round").
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
   const started = performance.now();
