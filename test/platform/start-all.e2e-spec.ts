@@ -2,12 +2,10 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import { SERVICES } from '@esim/contracts';
+import { DEFAULT_HTTP_PORTS as PORTS, SERVICES } from '@esim/contracts';
 import { TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
 
 const root = path.resolve(__dirname, '../..');
-// scripts/start-all.mjs's DEFAULT_PORTS: each process answers /health/ready on its port + PORT_OFFSET.
-const PORTS: Record<string, number> = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, payments: 3104, notifications: 3105, webhooks: 3106 };
 
 const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -79,6 +77,7 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let gone = false;
   void exited.then(() => (gone = true));
+  // Each process answers /health/ready on its default HTTP port moved by PORT_OFFSET.
   const ready = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200;
   // A deadline for a start beside other suites on two cores, not a speed figure.
   await waitFor(async () => gone || (await Promise.all(SERVICES.map((s) => ready(PORTS[s] + offset)))).every(Boolean), {

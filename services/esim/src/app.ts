@@ -2,4 +2,4 @@ import { serviceStarter } from '@esim/platform';
 import { esimConfigSchema } from './config';
 import { EsimModule } from './esim.module';
 
-export const startEsim = serviceStarter({ name: 'esim', configSchema: esimConfigSchema, defaultPort: 3103, module: (config) => EsimModule.register(config) });
+export const startEsim = serviceStarter({ name: 'esim', configSchema: esimConfigSchema, module: (config) => EsimModule.register(config) });

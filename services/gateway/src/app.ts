@@ -14,8 +14,6 @@ import { sessionCookieName, sessionLifetime, sessionMiddleware } from './session
 import RedisStoreClass from 'connect-redis';
 import { UserViewFastPath } from './user-view/user-view-fast-path';
 
-export const GATEWAY_DEFAULT_PORT = 3000;
-
 function configureEdge(app: INestApplication, config: GatewayConfig): void {
   const http = app.getHttpAdapter().getInstance() as Express;
   http.disable('x-powered-by');
@@ -44,7 +42,6 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
 export const startGateway = serviceStarter({
   name: 'gateway',
   configSchema: gatewayConfigSchema,
-  defaultPort: GATEWAY_DEFAULT_PORT,
   httpPort: (config) => config.PORT,
   module: (config) => GatewayModule.register(config),
   bodyParser: false,

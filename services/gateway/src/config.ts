@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_HTTP_PORTS } from '@esim/contracts';
 import { envBoolean, envInt, platformConfigSchema } from '@esim/platform';
 import { rateLimitSetting } from './rate-limits/rate-limit-setting';
 
@@ -7,9 +8,9 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 
 export const gatewayConfigSchema = platformConfigSchema
   .extend({
-    PORT: envInt(3000).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
-    WEBHOOKS_URL: z.string().url().default('http://127.0.0.1:3106').describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/* and /webhooks/stripe) are streamed.'),
-    PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
+    PORT: envInt(DEFAULT_HTTP_PORTS.gateway).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
+    WEBHOOKS_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_HTTP_PORTS.webhooks}`).describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/* and /webhooks/stripe) are streamed.'),
+    PUBLIC_URL: z.string().url().default(`http://localhost:${DEFAULT_HTTP_PORTS.gateway}`).describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET).describe('Signs the session cookie. Required in production.'),
     SESSION_IDLE_MINUTES: envInt(30, 1).describe('A session unused this long ends.'),
     SESSION_ABSOLUTE_HOURS: envInt(24 * 7, 1).describe('A session ends this long after sign-in, however active.'),

@@ -5,6 +5,5 @@ import { IdentityModule } from './identity.module';
 export const startIdentity = serviceStarter({
   name: 'identity',
   configSchema: identityConfigSchema,
-  defaultPort: 3101,
   module: (config) => IdentityModule.register(config),
 });

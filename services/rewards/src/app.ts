@@ -2,4 +2,4 @@ import { serviceStarter } from '@esim/platform';
 import { rewardsConfigSchema } from './config';
 import { RewardsModule } from './rewards.module';
 
-export const startRewards = serviceStarter({ name: 'rewards', configSchema: rewardsConfigSchema, defaultPort: 3102, module: (config) => RewardsModule.register(config) });
+export const startRewards = serviceStarter({ name: 'rewards', configSchema: rewardsConfigSchema, module: (config) => RewardsModule.register(config) });

@@ -1,16 +1,14 @@
+import { DEFAULT_HTTP_PORTS } from '@esim/contracts';
 import { serviceStarter } from '@esim/platform';
 import { webhooksConfigSchema } from './config';
 import { configureEdge } from './http/edge';
 import { PostbackFastPath } from './postbacks/postback-fast-path';
 import { WebhooksModule } from './webhooks.module';
 
-export const WEBHOOKS_DEFAULT_PORT = 3106;
-
 export const startWebhooks = serviceStarter({
   name: 'webhooks',
   configSchema: webhooksConfigSchema,
-  defaultPort: WEBHOOKS_DEFAULT_PORT,
-  httpPort: (config) => config.WEBHOOKS_PORT ?? config.HEALTH_PORT ?? WEBHOOKS_DEFAULT_PORT,
+  httpPort: (config) => config.WEBHOOKS_PORT ?? config.HEALTH_PORT ?? DEFAULT_HTTP_PORTS.webhooks,
   module: (config) => WebhooksModule.register(config),
   configure: (app, config) => {
     configureEdge(app, config);

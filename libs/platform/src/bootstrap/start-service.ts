@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { z } from 'zod';
-import type { ServicePort } from '@esim/contracts';
+import { DEFAULT_HTTP_PORTS, type ServiceName, type ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
 import { ConfigError, Env, loadConfig } from '../config/load-config';
 import { AmqpConnection } from '../messaging/amqp-connection';
@@ -70,11 +70,10 @@ export function runService(start: () => Promise<unknown>): void {
 }
 
 export interface ServiceDefinition<S extends z.ZodObject> {
-  name: string;
+  name: ServiceName;
   configSchema: S;
-  defaultPort: number;
   module: (config: z.infer<S>) => DynamicModule;
-  /** The HTTP port from the configuration (default: HEALTH_PORT, else `defaultPort`). */
+  /** The HTTP port from the configuration (default: HEALTH_PORT, else the service's DEFAULT_HTTP_PORTS). */
   httpPort?: (config: z.infer<S>) => number;
   /** Edge middleware (the gateway). */
   configure?: (app: INestApplication, config: z.infer<S>) => void | Promise<void>;
@@ -94,7 +93,7 @@ export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>)
       name: def.name,
       module: def.module(config),
       config,
-      port: def.httpPort ? def.httpPort(config) : (config.HEALTH_PORT ?? def.defaultPort),
+      port: def.httpPort ? def.httpPort(config) : (config.HEALTH_PORT ?? DEFAULT_HTTP_PORTS[def.name]),
       bodyParser: def.bodyParser,
       configure: def.configure ? (app) => def.configure!(app, config) : undefined,
       ...opts,
