@@ -104,8 +104,10 @@ function launch(name, replica) {
   // this command's session the seven processes shared one group's CPU time, and the provider
   // answers waited behind rewards' crediting: at the bench's target rate their p99 was under 50 ms
   // in one run of seven that way, in four of seven this way (docs/earning.md, "Thirteenth round").
-  // A terminal's Ctrl-C or hang-up now reaches only this process, which stops them.
-  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // A terminal's Ctrl-C or hang-up now reaches only this process, which stops them. If this
+  // process is killed outright (SIGKILL), each service sees its IPC channel close and stops itself
+  // (startService, libs/platform/src/bootstrap/start-service.ts).
+  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';

@@ -1,4 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -23,10 +24,10 @@ async function freeOffset(): Promise<number> {
   throw new Error('no free PORT_OFFSET found');
 }
 
+/** Running: it exists and is not a zombie (a service whose launcher died is reaped by whoever adopts it). */
 const alive = (pid: number) => {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -94,6 +95,8 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
  * a group of its own, as a container's cgroup does; docs/earning.md, "Thirteenth round"). A
  * terminal's Ctrl-C or hang-up then reaches start-all alone, and start-all must stop them: a
  * closed terminal that left seven services running would hold the ports of the next `npm start`.
+ * Killed outright, start-all runs no code: each service then stops itself when its IPC channel to
+ * start-all closes.
  */
 describe('npm start (scripts/start-all.mjs)', () => {
   const ns = new TestNamespace();
@@ -135,5 +138,15 @@ describe('npm start (scripts/start-all.mjs)', () => {
     expect(exit.code).not.toBe(0);
     expect(product.services.filter((s) => alive(s.pid)).map((s) => s.command)).toEqual([]);
     expect(product.output()).toMatch(/esim\s*\| exited \(SIGKILL\); stopping everything/);
+  }, 180_000);
+
+  it('leaves no service running when it is itself killed outright', async () => {
+    const product = await startProduct(ns, database);
+    started.push(product);
+    process.kill(product.child.pid!, 'SIGKILL'); // no handler runs: the services must notice alone
+    expect(await product.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // Each stops as on SIGTERM (closing its connections); the deadline is for two busy cores.
+    await waitFor(() => product.services.every((s) => !alive(s.pid)), { timeoutMs: 60_000, intervalMs: 250, what: 'every service to stop' });
   }, 180_000);
 });

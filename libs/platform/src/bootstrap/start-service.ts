@@ -37,7 +37,10 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
   try {
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
-    if (opts.shutdownHooks) app.enableShutdownHooks();
+    if (opts.shutdownHooks) {
+      app.enableShutdownHooks();
+      stopWhenLauncherDies();
+    }
     const metrics = app.get(PlatformMetrics);
     // Before any edge middleware: every request is timed (and traced), whoever answers it.
     app.use(httpObserver(opts.name, metrics));
@@ -55,6 +58,18 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     await app.close().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * A process started with an IPC channel (scripts/start-all.mjs gives each service one) stops as on
+ * SIGTERM when the channel closes: its launcher has died, even by SIGKILL, which it cannot catch
+ * to stop the services itself. Linux's parent-death signal is not reachable from Node; a pipe's
+ * end-of-file is, and the channel is that pipe. Unreferenced: the channel alone keeps no process up.
+ */
+function stopWhenLauncherDies(): void {
+  if (!process.channel) return;
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  process.channel.unref();
 }
 
 /** Entry point of every service's main.ts: a configuration error is one readable message and exit 1. */
