@@ -17,7 +17,8 @@ export const platformConfigSchema = z.object({
   QUEUE_PREFIX: z.string().default('').describe('Prefix for every queue name (isolates test runs and environments sharing a broker).'),
   EVENT_DELIVERY_LIMIT: envInt(5, 1).describe('Deliveries of one event to a consumer before it is dead-lettered.'),
   RPC_TIMEOUT_MS: envInt(5000, 100).describe('How long the gateway waits for a service to answer a request.'),
-  OUTBOX_POLL_MS: envInt(500, 10).describe('Fallback poll interval of the outbox relay.'),
+  // At 500 ms, the poll's passes cost an idle service about 5 ms of CPU a second (docs/earning.md, "Sixteenth round").
+  OUTBOX_POLL_MS: envInt(2000, 10).describe('Fallback poll interval of the outbox relay: every outbox write and every reconnection to the broker wake it at once, so the poll only catches retries that came due and rows another process wrote.'),
   OUTBOX_BATCH_SIZE: envInt(1000, 1).describe('Outbox rows the relay publishes per pass (one transaction, one broker message per routing key and 200 events). Under a burst of postbacks, passes of 100 left thousands of accepted deliveries waiting in the ingestion service\'s outbox (bench/postbacks.bench.mjs).'),
   OUTBOX_MAX_ATTEMPTS: envInt(10, 1).describe('Tries (with backoff, about 17 minutes for 10) before an event no queue is bound to is parked in the outbox: logged with its type and left for operators (docs/architecture.md, "Parked events").'),
   INBOX_TTL_HOURS: envInt(24 * 7, 1).describe('How long a process without a database (the gateway) remembers an applied event in its Redis inbox.'),

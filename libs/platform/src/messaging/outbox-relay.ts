@@ -114,6 +114,9 @@ export class OutboxRelay implements OutboxWaker {
       },
     });
     this.channel.on('error', (err: Error) => this.log.error(`outbox relay channel: ${err.message}`));
+    // While the broker was away, passes published nothing and rows waited: send them as soon as
+    // the channel is set up again (after every reconnection), not at the next fallback poll.
+    this.channel.on('connect', () => this.wake());
   }
 
   start(): void {
