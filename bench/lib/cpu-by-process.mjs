@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const SERVICES = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks'];
+export const SERVICES = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks'];
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
