@@ -105,6 +105,16 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
     expect(lines).toContain(`Sitemap: ${sys.url}/sitemap.xml`);
   });
 
+  it("leaves the gateway's own /metrics and /health to it: Prometheus text and a health answer, never the app's page", async () => {
+    const metrics = await rawGet(sys.url, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers['content-type']).toMatch(/^text\/plain;.*version=0\.0\.4/);
+    expect(metrics.text()).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\} /m);
+    const live = await rawGet(sys.url, '/health/live');
+    expect(live.status).toBe(200);
+    expect(live.headers['content-type']).toMatch(/^application\/json/);
+  });
+
   it('answers /sitemap.xml as XML listing the public pages with their language alternates', async () => {
     const res = await rawGet(sys.url, '/sitemap.xml', { 'accept-encoding': 'gzip' });
     expect(res.status).toBe(200);

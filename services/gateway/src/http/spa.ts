@@ -5,7 +5,12 @@ import { Logger } from '@nestjs/common';
 import { sendRepresentation, SpaDocuments } from './spa-documents';
 import { staticFiles } from './static-files';
 
-const API_PREFIXES = ['/api', '/webhooks', '/sandbox', '/health'];
+/**
+ * Paths the gateway's own routes answer (its controllers, the platform's /health and /metrics):
+ * the page fallback below must leave them alone. /metrics was missing, so with the SPA served
+ * (the default) a Prometheus scrape of the gateway got the app's page.
+ */
+const SERVER_PATHS = ['/api', '/webhooks', '/sandbox', '/health', '/metrics'];
 
 export interface SpaOptions {
   dir: string;
@@ -35,7 +40,7 @@ export function serveSpa(app: Express, opts: SpaOptions): void {
   app.get('/sitemap.xml', (req, res) => sendRepresentation(req, res, documents.sitemap, 'public, max-age=3600'));
   const sessionCookie = new RegExp(`(?:^|;\\s*)${opts.sessionCookie.replace(/[^\w-]/g, '\\$&')}=`);
   app.get(/.*/, (req: Request, res: Response, next: NextFunction) => {
-    if (API_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
+    if (SERVER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
     const hasSession = sessionCookie.test(req.get('cookie') ?? '');
     // Which document a path gets depends on the session cookie, so shared caches must key on it.
     sendRepresentation(req, res, documents.document(req, hasSession), 'no-cache', 'Accept-Encoding, Cookie');
