@@ -8,29 +8,27 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuSnapshot, pidsOf, processCpuMs, SERVICES } from './lib/cpu-by-process.mjs';
+import { cpuPerOperation, cpuSnapshot, pidsOf, processCpuMs, SERVICES, statFields, TICK_MS } from './lib/cpu-by-process.mjs';
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 // A service's first minutes are not idle: it compiles its code and connects; measured here, the
 // seven still used twice their settled CPU 40 s after npm start.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 120);
 const DATABASE_URL = process.env.PGBENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/esim_rewards';
-const TICK_MS = 10;
 
-const before = cpuSnapshot(DATABASE_URL);
-if (!before) {
+if (!fs.existsSync('/proc/self/stat')) {
   console.error('idle bench: needs Linux /proc');
   process.exit(1);
 }
-if (!Object.keys(before).some((part) => part === 'gateway' || part === 'webhooks')) {
+const pids = SERVICES.flatMap((s) => pidsOf(s));
+if (pids.length === 0) {
   console.error('idle bench: no service of the product is running here (start it with npm start)');
   process.exit(1);
 }
 
 // Waits until the youngest service has run SETTLE_SECONDS (field 22 of /proc/<pid>/stat: its start, in ticks since boot).
 const uptime = () => Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-const startedAt = (pid) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19]) / 100;
-const youngest = Math.max(...SERVICES.flatMap((s) => pidsOf(s)).map(startedAt));
+const youngest = Math.max(...pids.map((pid) => (Number(statFields(pid)[19]) * TICK_MS) / 1000));
 const wait = youngest + SETTLE_SECONDS - uptime();
 if (wait > 0) {
   console.log(`waiting ${Math.ceil(wait)} s until every service has run ${SETTLE_SECONDS} s (BENCH_SETTLE_SECONDS)`);
@@ -47,13 +45,10 @@ const end = cpuSnapshot(DATABASE_URL);
 const floorMs = processCpuMs(floor.pid) - floorBefore;
 floor.kill();
 
-const perSecond = (ticks) => (ticks * TICK_MS) / SECONDS;
-const parts = Object.keys(end)
-  .filter((part) => start[part] !== undefined)
-  .map((part) => ({ part, ms: perSecond(end[part] - start[part]) }))
-  .sort((a, b) => b.ms - a.ms);
+// CPU "per operation" where the operation is a second of idling: ms/s by part, largest first.
+const parts = cpuPerOperation(start, end, SECONDS);
 const total = parts.reduce((sum, p) => sum + p.ms, 0);
-const services = parts.filter((p) => !p.part.includes(':') && !['postgres', 'rabbitmq', 'redis'].includes(p.part));
+const services = parts.filter((p) => SERVICES.includes(p.part));
 
 console.log(`idle for ${SECONDS} s (CPU clock ticks of ${TICK_MS} ms: figures are ±${(TICK_MS / SECONDS).toFixed(2)} ms/s a part)`);
 console.log(`floor           an idle Node process: ${(floorMs / SECONDS).toFixed(1)} ms of CPU a second`);

@@ -6,10 +6,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 export const SERVICES = ['gateway', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks'];
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+export const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
-function statFields(pid) {
+export function statFields(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
