@@ -111,7 +111,7 @@ export class ServicePlatformModule {
     if (!port) throw new Error(`${name} has no port: declare it in libs/contracts/src/ports/ and SERVICE_PORTS`);
     const withDatabase = opts.database !== false;
     const names = { exchange: config.EVENTS_EXCHANGE, queuePrefix: config.QUEUE_PREFIX };
-    const consumerOptions = (metrics: PlatformMetrics) => ({ ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT, metrics });
+    const consumerOptions = (metrics: PlatformMetrics) => ({ ...names, consumer: name, deliveryLimit: config.EVENT_DELIVERY_LIMIT, groupSpacingMs: config.EVENT_GROUP_SPACING_MS, metrics });
 
     const storage: Provider[] = withDatabase
       ? [

@@ -20,6 +20,8 @@ export interface EventConsumerOptions extends MessagingNames {
   consumer: string;
   deliveryLimit: number;
   prefetch?: number;
+  /** EVENT_GROUP_SPACING_MS: for a handler with handleAll, the least time between the starts of two groups under a steady stream (0: none). */
+  groupSpacingMs?: number;
   /** Counts deliveries by outcome and times them (event_consumer_*). */
   metrics?: PlatformMetrics;
 }
@@ -333,10 +335,13 @@ export class EventConsumer {
               ),
           ),
         // A group is at most what the prefetch lets in, and what its events carry at most
-        // GROUPED_MAX_WEIGHT; two groups overlap (one commits while the next forms).
+        // GROUPED_MAX_WEIGHT; two groups overlap (one commits while the next forms). Under a
+        // steady stream a group also holds what arrived in groupSpacingMs: each group costs a
+        // transaction and its announcements (TasksCredited, BalanceChanged), whatever its size.
         {
           maxBatch: this.prefetch,
           concurrency: 2,
+          spacingMs: this.opts.groupSpacingMs ?? 0,
           ...(handler.weight ? { weightOf: (i: { payload: unknown }) => handler.weight!(i.payload), maxWeight: GROUPED_MAX_WEIGHT } : {}),
         },
       );

@@ -81,4 +81,70 @@ describe('GroupCommit', () => {
       { status: 'fulfilled', value: 28 },
     ]);
   });
+
+  describe('with spacingMs', () => {
+    // Real setImmediate (the batches' own turn of the event loop), fake clock and setTimeout.
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('holds a batch until spacingMs after the previous one started, then writes what arrived meanwhile together', async () => {
+      const batches: number[][] = [];
+      const group = new GroupCommit<number, number>(
+        async (items) => {
+          batches.push(items);
+          return items;
+        },
+        { maxBatch: 10, concurrency: 2, spacingMs: 100 },
+      );
+
+      const written = [group.submit(1)];
+      await tick();
+      expect(batches).toEqual([[1]]);
+      written.push(group.submit(2), group.submit(3));
+      await tick();
+      jest.advanceTimersByTime(60);
+      written.push(group.submit(4));
+      await tick();
+      expect(batches).toEqual([[1]]);
+      jest.advanceTimersByTime(40);
+      await tick();
+      expect(batches).toEqual([[1], [2, 3, 4]]);
+      expect(await Promise.all(written)).toEqual([1, 2, 3, 4]);
+
+      // After a quiet spell, an item is written at once.
+      jest.advanceTimersByTime(500);
+      const late = group.submit(5);
+      await tick();
+      expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+      expect(await late).toBe(5);
+    });
+
+    it('writes at once what fills a batch, by count or by weight', async () => {
+      const batches: number[][] = [];
+      const group = new GroupCommit<number, number>(
+        async (items) => {
+          batches.push(items);
+          return items;
+        },
+        { maxBatch: 3, concurrency: 2, spacingMs: 1000, weightOf: (i) => i, maxWeight: 10 },
+      );
+
+      await group.submit(1);
+      const full = [2, 3, 4].map((i) => group.submit(i));
+      await tick();
+      expect(batches).toEqual([[1], [2, 3, 4]]);
+      await Promise.all(full);
+      // Held: 5 is under both limits; 6 brings the weight past 10, so 5 goes, and 6 waits its turn.
+      const heavy = [group.submit(5)];
+      await tick();
+      expect(batches).toHaveLength(2);
+      heavy.push(group.submit(6));
+      await tick();
+      expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+      jest.advanceTimersByTime(1000);
+      await tick();
+      expect(batches).toEqual([[1], [2, 3, 4], [5], [6]]);
+      expect(await Promise.all(heavy)).toEqual([5, 6]);
+    });
+  });
 });
