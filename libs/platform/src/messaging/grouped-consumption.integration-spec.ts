@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqplib from 'amqplib';
-import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
 import { z } from 'zod';
 import { defineEvent, EventEnvelope } from '@esim/contracts';
 import { TEST_AMQP_URL, TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
@@ -57,51 +57,63 @@ class CarryAll implements EventHandler<typeof Carried> {
   }
 }
 
+/**
+ * The consumer of Counted (CountAll) and Carried (CarryAll), in its own schema and queues, and a
+ * confirm channel to publish to it.
+ */
+async function startRig(ns: TestNamespace, opts: { groupSpacingMs?: number }) {
+  const db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [CountsTable1732069000002] });
+  const amqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
+  const names = { exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.` };
+  const consumer = new EventConsumer(amqp, new PostgresInbox(db, { wake() {} }), { ...names, ...opts, consumer: 'consumer', deliveryLimit: 2, prefetch: 50 }, [
+    { event: Counted, handler: new CountAll(), name: 'CountAll' },
+    { event: Carried, handler: new CarryAll(), name: 'CarryAll' },
+  ]);
+  await consumer.start();
+  const conn = await amqplib.connect(TEST_AMQP_URL);
+  const channel = await conn.createConfirmChannel();
+  return {
+    db,
+    consumer,
+    conn,
+    channel,
+    exchange: names.exchange,
+    /** Sends a Counted event (not waiting for the broker's confirm); answers its id. */
+    publish(n: number, id: string = randomUUID()): string {
+      const envelope = { id, type: Counted.routingKey, occurredAt: new Date().toISOString(), correlationId: id, causationId: null, payload: { n } };
+      channel.publish(names.exchange, Counted.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+      return id;
+    },
+    async stop(): Promise<void> {
+      await consumer.stop();
+      await amqp.close();
+      await conn.close();
+      await db.destroy();
+      await ns.cleanup();
+    },
+  };
+}
+
 /** A hot event's deliveries applied in groups (handleAll), each once, on the real broker and Postgres. */
 describe('grouped consumption', () => {
   const ns = new TestNamespace();
-  const names = { exchange: `${ns.id}.events`, queuePrefix: `${ns.id}.` };
-  let db: DataSource;
-  let amqp: AmqpConnection;
-  let consumer: EventConsumer;
-  let conn: amqplib.ChannelModel;
-  let channel: amqplib.ConfirmChannel;
-
-  const publish = async (n: number, id = randomUUID()) => {
-    const envelope = { id, type: Counted.routingKey, occurredAt: new Date().toISOString(), correlationId: id, causationId: null, payload: { n } };
-    channel.publish(names.exchange, Counted.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
-    return id;
-  };
+  let rig: Awaited<ReturnType<typeof startRig>>;
   const applied = async (ids: string[]) =>
-    (await db.query('SELECT count(*)::int AS c FROM inbox_events WHERE event_id = ANY($1)', [ids]))[0].c as number;
+    (await rig.db.query('SELECT count(*)::int AS c FROM inbox_events WHERE event_id = ANY($1)', [ids]))[0].c as number;
 
   beforeAll(async () => {
-    db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('consumer'), entities: [], migrations: [CountsTable1732069000002] });
-    amqp = new AmqpConnection(TEST_AMQP_URL, 'consumer');
-    consumer = new EventConsumer(amqp, new PostgresInbox(db, { wake() {} }), { ...names, consumer: 'consumer', deliveryLimit: 2, prefetch: 50 }, [
-      { event: Counted, handler: new CountAll(), name: 'CountAll' },
-      { event: Carried, handler: new CarryAll(), name: 'CarryAll' },
-    ]);
-    await consumer.start();
-    conn = await amqplib.connect(TEST_AMQP_URL);
-    channel = await conn.createConfirmChannel();
+    rig = await startRig(ns, {});
   });
-  afterAll(async () => {
-    await consumer.stop();
-    await amqp.close();
-    await conn.close();
-    await db.destroy();
-    await ns.cleanup();
-  });
+  afterAll(() => rig.stop());
 
   it('applies a burst in fewer transactions than deliveries, each delivery once, a redelivered one not again', async () => {
-    const ids = await Promise.all(Array.from({ length: 200 }, (_, n) => publish(n)));
-    await publish(7, ids[7]);
-    await channel.waitForConfirms();
+    const ids = Array.from({ length: 200 }, (_, n) => rig.publish(n));
+    rig.publish(7, ids[7]);
+    await rig.channel.waitForConfirms();
     await waitFor(async () => (await applied(ids)) === 200, { what: 'the burst applied', timeoutMs: 20_000 });
-    await waitFor(() => consumer.stats.duplicates >= 1, { what: 'the redelivery acknowledged' });
+    await waitFor(() => rig.consumer.stats.duplicates >= 1, { what: 'the redelivery acknowledged' });
 
-    const [{ rows, transactions }] = await db.query('SELECT count(*)::int AS rows, count(DISTINCT txid)::int AS transactions FROM counts WHERE event_id = ANY($1)', [ids]);
+    const [{ rows, transactions }] = await rig.db.query('SELECT count(*)::int AS rows, count(DISTINCT txid)::int AS transactions FROM counts WHERE event_id = ANY($1)', [ids]);
     expect(rows).toBe(200);
     expect(transactions).toBeLessThan(200);
   });
@@ -110,12 +122,12 @@ describe('grouped consumption', () => {
     const good = Array.from({ length: 20 }, () => randomUUID());
     const poison = randomUUID();
     for (const [i, id] of good.entries()) {
-      await publish(1000 + i, id);
-      if (i === 10) await publish(-1, poison);
+      rig.publish(1000 + i, id);
+      if (i === 10) rig.publish(-1, poison);
     }
-    await channel.waitForConfirms();
+    await rig.channel.waitForConfirms();
     await waitFor(async () => (await applied(good)) === 20, { what: 'the good deliveries applied' });
-    const ch = await conn.createChannel();
+    const ch = await rig.conn.createChannel();
     await waitFor(async () => (await ch.checkQueue(`${ns.id}.consumer.events.dlq`)).messageCount === 1, { what: 'the poison dead-lettered' });
     await ch.close();
     expect(await applied([poison])).toBe(0);
@@ -126,12 +138,12 @@ describe('grouped consumption', () => {
     const ids = Array.from({ length: 30 }, () => randomUUID());
     for (const [n, id] of ids.entries()) {
       const envelope = { id, type: Carried.routingKey, occurredAt: new Date().toISOString(), correlationId: id, causationId: null, payload: { n, items } };
-      channel.publish(names.exchange, Carried.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+      rig.channel.publish(rig.exchange, Carried.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
     }
-    await channel.waitForConfirms();
+    await rig.channel.waitForConfirms();
     await waitFor(async () => (await applied(ids)) === ids.length, { what: 'the heavy events applied', timeoutMs: 20_000 });
 
-    const groups: Array<{ events: number; work: number }> = await db.query(
+    const groups: Array<{ events: number; work: number }> = await rig.db.query(
       'SELECT count(*)::int AS events, sum(n)::int AS work FROM counts WHERE event_id = ANY($1) GROUP BY txid',
       [ids],
     );
@@ -140,5 +152,39 @@ describe('grouped consumption', () => {
     expect(Math.max(...groups.map((g) => g.events))).toBeLessThanOrEqual(3);
     expect(Math.max(...groups.map((g) => g.work))).toBeLessThanOrEqual(GROUPED_MAX_WEIGHT);
     expect(groups.length).toBeLessThan(ids.length);
+  });
+});
+
+/** EVENT_GROUP_SPACING_MS: while a grouped event keeps coming, its groups start that far apart. */
+describe('grouped consumption with groupSpacingMs', () => {
+  const ns = new TestNamespace();
+  let rig: Awaited<ReturnType<typeof startRig>>;
+  const publish = async (n: number) => {
+    const id = rig.publish(n);
+    await rig.channel.waitForConfirms();
+    return id;
+  };
+  const transactionsOf = async (ids: string[]) =>
+    (await rig.db.query('SELECT txid FROM counts WHERE event_id = ANY($1) GROUP BY txid', [ids])).length as number;
+
+  beforeAll(async () => {
+    rig = await startRig(ns, { groupSpacingMs: 2_000 });
+  });
+  afterAll(() => rig.stop());
+
+  it('applies an event after a quiet spell at once, and those that follow it within the spacing in one group', async () => {
+    const first = await publish(1);
+    await waitFor(async () => (await transactionsOf([first])) === 1, { what: 'the first event applied' });
+    // Each arrives alone, well after the one before it: without the spacing, each is a group of its own.
+    const next: string[] = [];
+    for (const n of [2, 3, 4]) {
+      next.push(await publish(n));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(await transactionsOf(next)).toBe(0);
+    await waitFor(async () => (await rig.db.query('SELECT count(*)::int AS c FROM counts WHERE event_id = ANY($1)', [next]))[0].c === 3, {
+      what: 'the three that followed applied',
+    });
+    expect(await transactionsOf(next)).toBe(1);
   });
 });

@@ -87,15 +87,18 @@ describe('GroupCommit', () => {
     beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
     afterEach(() => jest.useRealTimers());
 
-    it('holds a batch until spacingMs after the previous one started, then writes what arrived meanwhile together', async () => {
+    /** A group whose writes succeed and are recorded, batch by batch. */
+    const recording = (opts: ConstructorParameters<typeof GroupCommit<number, number>>[1]) => {
       const batches: number[][] = [];
-      const group = new GroupCommit<number, number>(
-        async (items) => {
-          batches.push(items);
-          return items;
-        },
-        { maxBatch: 10, concurrency: 2, spacingMs: 100 },
-      );
+      const group = new GroupCommit<number, number>(async (items) => {
+        batches.push(items);
+        return items;
+      }, opts);
+      return { batches, group };
+    };
+
+    it('holds a batch until spacingMs after the previous one started, then writes what arrived meanwhile together', async () => {
+      const { batches, group } = recording({ maxBatch: 10, concurrency: 2, spacingMs: 100 });
 
       const written = [group.submit(1)];
       await tick();
@@ -120,14 +123,7 @@ describe('GroupCommit', () => {
     });
 
     it('writes at once what fills a batch, by count or by weight', async () => {
-      const batches: number[][] = [];
-      const group = new GroupCommit<number, number>(
-        async (items) => {
-          batches.push(items);
-          return items;
-        },
-        { maxBatch: 3, concurrency: 2, spacingMs: 1000, weightOf: (i) => i, maxWeight: 10 },
-      );
+      const { batches, group } = recording({ maxBatch: 3, concurrency: 2, spacingMs: 1000, weightOf: (i) => i, maxWeight: 10 });
 
       await group.submit(1);
       const full = [2, 3, 4].map((i) => group.submit(i));

@@ -72,7 +72,7 @@ export class GroupCommit<I, O> {
 
   /** Whether what is queued fills a batch. */
   private full(): boolean {
-    return this.batchLength() < this.queue.length || this.queue.length >= this.opts.maxBatch;
+    return this.queue.length >= this.opts.maxBatch || this.batchLength() < this.queue.length;
   }
 
   private async flush(): Promise<void> {
