@@ -71,7 +71,9 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
   delete env.PORT;
   delete env.HEALTH_PORT;
   delete env.DB_SCHEMA;
-  const child = spawn(process.execPath, [path.join(root, 'scripts/start-all.mjs')], { cwd: root, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv = { ...process.env, ...env } as NodeJS.ProcessEnv;
+  delete childEnv.CREDITING_NICE; // its default is what is checked
+  const child = spawn(process.execPath, [path.join(root, 'scripts/start-all.mjs')], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c) => (output += c));
   child.stderr!.on('data', (c) => (output += c));
@@ -117,11 +119,17 @@ describe('npm start (scripts/start-all.mjs)', () => {
     await ns.cleanup();
   });
 
-  it('runs every service in a session of its own, and a hang-up sent to it alone stops them all', async () => {
+  it('runs every service in a session of its own, rewards at a lower priority, and a hang-up sent to it alone stops them all', async () => {
     const product = await startProduct(ns, database);
     started.push(product);
-    expect(product.services.map((s) => path.basename(path.dirname(path.dirname(s.command.split(' ').pop()!)))).sort()).toEqual([...SERVICES].sort());
+    const serviceOf = (s: { command: string }) => path.basename(path.dirname(path.dirname(s.command.split(' ').pop()!)));
+    expect(product.services.map(serviceOf).sort()).toEqual([...SERVICES].sort());
     for (const s of product.services) expect(s.sid).toBe(s.pid); // a session leader: its own session
+    // Each session is a scheduling group; the crediting's yields the cores to the answers (CREDITING_NICE, 10 by default).
+    const niceOf = (pid: number) => readFileSync(`/proc/${pid}/autogroup`, 'utf8').match(/nice (-?\d+)/)![1];
+    expect(Object.fromEntries(product.services.map((s) => [serviceOf(s), niceOf(s.pid)]))).toEqual(
+      Object.fromEntries(SERVICES.map((name) => [name, name === 'rewards' ? '10' : '0'])),
+    );
 
     process.kill(product.child.pid!, 'SIGHUP'); // what a closed terminal sends, to start-all only
     expect(await product.exited).toEqual({ code: 0, signal: null });
