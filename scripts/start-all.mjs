@@ -61,7 +61,7 @@ if (!Number.isInteger(creditingNice) || creditingNice < 0 || creditingNice > 19)
  * by their autogroup nice (sched_autogroup, /proc/<pid>/autogroup): at 10, about a tenth of the
  * weight, rewards yields when the others need the cores and takes them when they do not. Measured
  * at the bench's target rate, an open loop (docs/earning.md, "Eighteenth round"): the answer p99
- * met 50 ms in 6 runs of 8 this way against none of 6 at an equal share; a credit shows up to a few
+ * met 50 ms in 6 runs of 11 this way against none of 6 at an equal share; a credit shows up to a few
  * hundred ms later under load. A deployment gets the same from CPU requests (deploy/k8s), the
  * weights of the containers' cgroups. Raising a nice needs no privilege; where there are no
  * autogroups (another OS, the kernel's sched_autogroup_enabled at 0) the services run as they are.
