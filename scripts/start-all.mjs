@@ -68,11 +68,11 @@ if (!Number.isInteger(creditingNice) || creditingNice < 0 || creditingNice > 19)
  */
 const NICE = { rewards: creditingNice };
 let niceUnavailable = false;
-function lowerPriority(label, pid, nice) {
+function lowerPriority(prefix, pid, nice) {
   try {
     writeFileSync(`/proc/${pid}/autogroup`, String(nice));
   } catch (err) {
-    if (!niceUnavailable) console.log(`${label.padEnd(13)}| runs at an equal share of the CPU: its scheduling group's nice could not be set (${err.code ?? err.message})`);
+    if (!niceUnavailable) console.log(`${prefix} runs at an equal share of the CPU: its scheduling group's nice could not be set (${err.code ?? err.message})`);
     niceUnavailable = true;
   }
 }
@@ -160,7 +160,7 @@ function launch(name, replica) {
     }
   });
   children.set(label, child);
-  if (NICE[name] > 0 && child.pid !== undefined) lowerPriority(label, child.pid, NICE[name]);
+  if (NICE[name] > 0 && child.pid !== undefined) lowerPriority(prefix, child.pid, NICE[name]);
   return envOf(name, replica);
 }
 
