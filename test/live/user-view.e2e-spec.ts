@@ -262,6 +262,30 @@ describe('the live user view', () => {
       }
     });
 
+    it("pushes a view that a read rebuilt before the owner's event came: the open page does not keep the older one", async () => {
+      const live = stream(anaClient);
+      await live.next((m) => m.event === 'user');
+      const before = (await me(anaClient)).points;
+      // Neither replica consumes: the balance event waits in the broker while the user acts.
+      await gw1.get(EventConsumer).stop();
+      await gw2.get(EventConsumer).stop();
+      try {
+        await credit(sys, ana.id, 40, { settle: false });
+        // A write through the gateway marks the view stale; the next read asks the owners.
+        expect((await anaClient.patch('/api/user/settings', { dataAlerts: false })).status).toBe(200);
+        expect((await me(anaClient)).points).toBe(before + 40);
+        // The balance event has not been applied, and will change nothing when it is: the push
+        // comes from the rebuild, or never.
+        const pushed = await live.next((m) => m.data.user?.points === before + 40);
+        expect(pushed.data).toMatchObject({ happened: null, user: { settings: { dataAlerts: false } } });
+      } finally {
+        await gw1.get(EventConsumer).start();
+        await gw2.get(EventConsumer).start();
+      }
+      await viewSettled(sys);
+      expect((await me(anaClient)).points).toBe(before + 40);
+    });
+
     it('says a burst of credits as one notice per user and wall, the points summed, and nothing again when it is redelivered', async () => {
       const live = stream(anaClient);
       await live.next((m) => m.event === 'user');

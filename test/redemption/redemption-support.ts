@@ -54,9 +54,10 @@ const rewardsDb = (sys: System) => sys.apps.rewards!.get(DataSource);
 
 /**
  * Credits points straight into the user's ledger account, as an offer-wall credit would (the new
- * balance announced with it), and waits until the gateway's user view shows it.
+ * balance announced with it), and waits until the gateway's user view shows it (unless `settle`
+ * is false: a test that holds the gateway's consumers back).
  */
-export async function credit(sys: System, userId: string, amount: number): Promise<void> {
+export async function credit(sys: System, userId: string, amount: number, { settle = true } = {}): Promise<void> {
   const ledger = sys.apps.rewards!.get(Ledger);
   const balances = sys.apps.rewards!.get(BalanceAnnouncements);
   await sys.apps.rewards!.get(UnitOfWork).run(async (tx) => {
@@ -64,7 +65,7 @@ export async function credit(sys: System, userId: string, amount: number): Promi
     await ledger.credit(tx.manager, { kind: 'offerwall_credit', from: 'offerwalls', userId, amount, reference: `cpx:test-${randomUUID()}` });
     await balances.announce(tx, [userId]);
   });
-  await viewSettled(sys);
+  if (settle) await viewSettled(sys);
 }
 
 /** Brings the user's balance to exactly `points` (upwards only). */

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EsimRpc, IdentityRpc, IdentityUser, RewardsRpc, UserView } from '@esim/contracts';
 import { RequestContext, RpcClient } from '@esim/platform';
+import { LiveAnnouncer } from '../user-view/live-announcer';
 import { UserViewCache } from '../user-view/user-view-cache';
 
 /**
@@ -12,12 +13,14 @@ import { UserViewCache } from '../user-view/user-view-cache';
  */
 @Injectable()
 export class UserViewService {
+  private readonly log = new Logger(UserViewService.name);
   /** Rebuilds in flight (by user and stale mark), so a burst of requests for a missing view asks the owners once. */
   private readonly rebuilding = new Map<string, Promise<UserView>>();
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: UserViewCache,
+    private readonly announcer: LiveAnnouncer,
   ) {}
 
   /** The signed-in user's view from the read model, without a call to any service when it is whole. */
@@ -39,6 +42,10 @@ export class UserViewService {
    * The view as the owners answer it now, each for the acting user (`userId` here, as meta.userId).
    * Each answer carries its owner's version and goes into the read model only if it is newer than
    * what is there, so a slow answer never undoes a later event; the answer is the model after that.
+   * A newer part is announced to the user's open pages as an event's would be: the event that
+   * brings it later finds it already there and announces nothing, so without this a page would
+   * keep the older view (a refused redemption's points given back, read by GET /api/user before
+   * the balance event arrived, stayed reserved on the open page).
    */
   async forUser(userId: string, staleMark: string | null = null): Promise<UserView> {
     const [identity, balance, gifts] = await RequestContext.run({ ...RequestContext.current(), userId }, () =>
@@ -48,11 +55,13 @@ export class UserViewService {
         this.rpc.call(EsimRpc.getVersionedGiftSummary, {}),
       ]),
     );
-    const { view } = await this.cache.apply(userId, [
+    const { view, changed } = await this.cache.apply(userId, [
       { part: 'identity', version: identity.version, value: identity.user },
       { part: 'points', version: balance.version, value: balance.points },
       { part: 'gifts', version: gifts.version, value: gifts.summary },
     ], { clearStale: staleMark });
+    // The answer does not wait for the announcement, nor fails with it: the view is written.
+    if (changed) void this.announcer.announce(userId, null).catch((err: Error) => this.log.warn(`could not announce ${userId}'s rebuilt view: ${err.message}`));
     return view ?? { ...identity.user, points: balance.points, ...gifts.summary };
   }
 

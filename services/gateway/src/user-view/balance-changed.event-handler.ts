@@ -1,6 +1,6 @@
 import { BalanceChanged, EventPayload } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
-import { LiveHub } from './live-hub';
+import { LiveAnnouncer } from './live-announcer';
 import { UserViewCache } from './user-view-cache';
 
 type Balance = EventPayload<typeof BalanceChanged>;
@@ -14,7 +14,7 @@ type Balance = EventPayload<typeof BalanceChanged>;
 export class BalanceChangedEventHandler implements EventHandler<typeof BalanceChanged> {
   constructor(
     private readonly cache: UserViewCache,
-    private readonly hub: LiveHub,
+    private readonly announcer: LiveAnnouncer,
   ) {}
 
   async handle(payload: Balance): Promise<void> {
@@ -25,6 +25,6 @@ export class BalanceChangedEventHandler implements EventHandler<typeof BalanceCh
     const changed = await this.cache.applyLatest(
       events.map(({ payload: { userId, points, version } }) => ({ userId, part: { part: 'points' as const, version, value: points } })),
     );
-    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
+    await this.announcer.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -1,6 +1,6 @@
 import { EventPayload, GiftSummaryChanged } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
-import { LiveHub } from './live-hub';
+import { LiveAnnouncer } from './live-announcer';
 import { UserViewCache } from './user-view-cache';
 
 type Summary = EventPayload<typeof GiftSummaryChanged>;
@@ -13,7 +13,7 @@ type Summary = EventPayload<typeof GiftSummaryChanged>;
 export class GiftSummaryChangedEventHandler implements EventHandler<typeof GiftSummaryChanged> {
   constructor(
     private readonly cache: UserViewCache,
-    private readonly hub: LiveHub,
+    private readonly announcer: LiveAnnouncer,
   ) {}
 
   async handle(payload: Summary): Promise<void> {
@@ -24,6 +24,6 @@ export class GiftSummaryChangedEventHandler implements EventHandler<typeof GiftS
     const changed = await this.cache.applyLatest(
       events.map(({ payload: { userId, summary, version } }) => ({ userId, part: { part: 'gifts' as const, version, value: summary } })),
     );
-    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
+    await this.announcer.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -1,25 +1,20 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { LiveHappening } from '@esim/contracts';
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
 import { UserViewService } from '../auth/user-view.service';
 import { InjectRedis } from '../sessions/redis.provider';
 import { SESSION_STORE_PREFIX } from '../sessions/session.middleware';
 import { sessionsEndedChannel, type SessionsEnded } from '../sessions/session.service';
+import type { LiveChangeMessage } from './live-announcer';
 import { LiveStream } from './live-stream';
 import { UserViewKeys } from './user-view-keys';
-
-/** What travels on a user's change channel: the view is read by each replica from Redis. */
-interface ChangeMessage {
-  happened: LiveHappening | null;
-}
 
 /**
  * The live streams this replica holds, and the fan-out between replicas (docs/live-view.md).
  *
- * A change is announced on Redis pub/sub, on the user's own channel, by whichever replica
- * consumed the event; every replica holding a stream of that user is subscribed to that channel
+ * A change is announced on Redis pub/sub, on the user's own channel (LiveAnnouncer), by whichever
+ * replica consumed the event or rebuilt the view; every replica holding a stream of that user is subscribed to that channel
  * (from its first stream of the user to its last) and pushes the view, read from the read model,
  * to each stream. A replica never receives the changes of users it holds no stream for.
  *
@@ -109,33 +104,12 @@ export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
     void this.subscriber.unsubscribe(UserViewKeys.changes(this.prefix, stream.userId)).catch(() => undefined);
   }
 
-  /** Tells every replica that the user's view changed (and what happened, for a notice). */
-  async announce(userId: string, happened: LiveHappening | null): Promise<void> {
-    const message: ChangeMessage = { happened };
-    await this.redis.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
-  }
-
-  /** Several announcements in one Redis round trip (a group of events, handleAll), in order. */
-  async announceAll(changes: ReadonlyArray<{ userId: string; happened: LiveHappening | null }>): Promise<void> {
-    if (changes.length <= 1) {
-      for (const { userId, happened } of changes) await this.announce(userId, happened);
-      return;
-    }
-    const pipeline = this.redis.pipeline();
-    for (const { userId, happened } of changes) {
-      const message: ChangeMessage = { happened };
-      pipeline.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
-    }
-    const failed = ((await pipeline.exec()) ?? []).find(([err]) => err);
-    if (failed) throw failed[0];
-  }
-
   private onMessage(channel: string, message: string): void {
     try {
       if (channel === this.endedChannel) return this.sessionsEnded(JSON.parse(message) as SessionsEnded);
       const userId = channel.slice(UserViewKeys.changes(this.prefix, '').length);
       if (!this.streams.has(userId)) return;
-      const { happened } = JSON.parse(message) as ChangeMessage;
+      const { happened } = JSON.parse(message) as LiveChangeMessage;
       this.enqueue(userId, async () => {
         const user = await this.views.current(userId);
         for (const stream of this.streams.get(userId) ?? []) stream.send('user', { user, happened });

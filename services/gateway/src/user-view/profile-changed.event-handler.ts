@@ -1,6 +1,6 @@
 import { EventPayload, ProfileChanged } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
-import { LiveHub } from './live-hub';
+import { LiveAnnouncer } from './live-announcer';
 import { UserViewCache } from './user-view-cache';
 
 type Profile = EventPayload<typeof ProfileChanged>;
@@ -13,7 +13,7 @@ type Profile = EventPayload<typeof ProfileChanged>;
 export class ProfileChangedEventHandler implements EventHandler<typeof ProfileChanged> {
   constructor(
     private readonly cache: UserViewCache,
-    private readonly hub: LiveHub,
+    private readonly announcer: LiveAnnouncer,
   ) {}
 
   async handle(payload: Profile): Promise<void> {
@@ -24,6 +24,6 @@ export class ProfileChangedEventHandler implements EventHandler<typeof ProfileCh
     const changed = await this.cache.applyLatest(
       events.map(({ payload: { userId, user, version } }) => ({ userId, part: { part: 'identity' as const, version, value: user } })),
     );
-    await this.hub.announceAll(changed.map((userId) => ({ userId, happened: null })));
+    await this.announcer.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }
 }

@@ -1,6 +1,6 @@
 import { EventPayload, TaskReversed } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
-import { LiveHub } from './live-hub';
+import { LiveAnnouncer } from './live-announcer';
 import { pointsNotices } from './points-notices';
 
 type Reversed = EventPayload<typeof TaskReversed>;
@@ -11,13 +11,13 @@ type Reversed = EventPayload<typeof TaskReversed>;
  */
 @EventHandler(TaskReversed)
 export class TaskReversedEventHandler implements EventHandler<typeof TaskReversed> {
-  constructor(private readonly hub: LiveHub) {}
+  constructor(private readonly announcer: LiveAnnouncer) {}
 
   async handle(payload: Reversed): Promise<void> {
     await this.handleAll([{ payload }]);
   }
 
   async handleAll(events: ReadonlyArray<{ payload: Reversed }>): Promise<void> {
-    await this.hub.announceAll(pointsNotices('points-reversed', events));
+    await this.announcer.announceAll(pointsNotices('points-reversed', events));
   }
 }

@@ -1,6 +1,6 @@
 import { EventPayload, TasksCredited } from '@esim/contracts';
 import { EventHandler } from '@esim/platform';
-import { LiveHub } from './live-hub';
+import { LiveAnnouncer } from './live-announcer';
 import { pointsNotices } from './points-notices';
 
 type Credited = EventPayload<typeof TasksCredited>;
@@ -14,13 +14,13 @@ type Credited = EventPayload<typeof TasksCredited>;
  */
 @EventHandler(TasksCredited)
 export class TasksCreditedEventHandler implements EventHandler<typeof TasksCredited> {
-  constructor(private readonly hub: LiveHub) {}
+  constructor(private readonly announcer: LiveAnnouncer) {}
 
   async handle(payload: Credited): Promise<void> {
     await this.handleAll([{ payload }]);
   }
 
   async handleAll(events: ReadonlyArray<{ payload: Credited }>): Promise<void> {
-    await this.hub.announceAll(pointsNotices('points-credited', events));
+    await this.announcer.announceAll(pointsNotices('points-credited', events));
   }
 }

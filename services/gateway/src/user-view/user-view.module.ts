@@ -5,6 +5,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { BalanceChangedEventHandler } from './balance-changed.event-handler';
 import { DataGiftGrantedEventHandler } from './data-gift-granted.event-handler';
 import { GiftSummaryChangedEventHandler } from './gift-summary-changed.event-handler';
+import { LiveAnnouncer } from './live-announcer';
 import { LiveHub } from './live-hub';
 import { LiveStreamController } from './live-stream.controller';
 import { ProfileChangedEventHandler } from './profile-changed.event-handler';
@@ -25,6 +26,7 @@ import { UserViewCache } from './user-view-cache';
   providers: [
     UserViewCache,
     UserViewService,
+    LiveAnnouncer,
     LiveHub,
     { provide: APP_INTERCEPTOR, useClass: StaleAfterWriteInterceptor },
     ProfileChangedEventHandler,
