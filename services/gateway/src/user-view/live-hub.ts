@@ -14,9 +14,10 @@ import { UserViewKeys } from './user-view-keys';
  * The live streams this replica holds, and the fan-out between replicas (docs/live-view.md).
  *
  * A change is announced on Redis pub/sub, on the user's own channel (LiveAnnouncer), by whichever
- * replica consumed the event or rebuilt the view; every replica holding a stream of that user is subscribed to that channel
- * (from its first stream of the user to its last) and pushes the view, read from the read model,
- * to each stream. A replica never receives the changes of users it holds no stream for.
+ * replica consumed the event or rebuilt the view; every replica holding a stream of that user is
+ * subscribed to that channel (from its first stream of the user to its last) and pushes the view,
+ * read from the read model, to each stream. A replica never receives the changes of users it
+ * holds no stream for.
  *
  * Sessions end on any replica (sign-out, password change, deletion): SessionService announces
  * them on one channel every replica listens to, and the streams of those sessions end. A session
