@@ -29,8 +29,7 @@ export class LiveAnnouncer {
   }
 
   async announce(userId: string, happened: LiveHappening | null): Promise<void> {
-    const message: LiveChangeMessage = { happened };
-    await this.redis.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
+    await this.redis.publish(...this.publication(userId, happened));
   }
 
   /** Several announcements in one Redis round trip (a group of events, handleAll), in order. */
@@ -40,11 +39,14 @@ export class LiveAnnouncer {
       return;
     }
     const pipeline = this.redis.pipeline();
-    for (const { userId, happened } of changes) {
-      const message: LiveChangeMessage = { happened };
-      pipeline.publish(UserViewKeys.changes(this.prefix, userId), JSON.stringify(message));
-    }
+    for (const { userId, happened } of changes) pipeline.publish(...this.publication(userId, happened));
     const failed = ((await pipeline.exec()) ?? []).find(([err]) => err);
     if (failed) throw failed[0];
+  }
+
+  /** The user's channel and the message for it. */
+  private publication(userId: string, happened: LiveHappening | null): [channel: string, message: string] {
+    const message: LiveChangeMessage = { happened };
+    return [UserViewKeys.changes(this.prefix, userId), JSON.stringify(message)];
   }
 }
