@@ -3,7 +3,8 @@
 // BENCH_IDLE_SECONDS with no request sent, beside what an idle Node process costs on this machine
 // in the same run (the floor: a process that keeps one timer alive and does nothing). On a machine
 // the parts share, what they spend idling they also spend under load, taken from the requests
-// (docs/earning.md, "Sixteenth round"). It starts nothing: start the product first (npm start).
+// (bench/postbacks-history.md, "Sixteenth round"). It starts nothing: start the product first
+// (npm start).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

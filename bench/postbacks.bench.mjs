@@ -127,7 +127,7 @@ const probeUser = await benchUser(probeCall, true);
 // code that runs once a batch (rewards' crediting, the relay) needs a round's worth of postbacks to
 // get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres backends' in the
 // first round of each of six runs and 0.65-0.87 times in the later rounds; after 20,000, 0.69-0.76
-// in the first round too (docs/earning.md, "Fourteenth round").
+// in the first round too (bench/postbacks-history.md, "Fourteenth round").
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
   const started = performance.now();
@@ -140,7 +140,7 @@ if (WARMUP_REQUESTS > 0) {
 
 /**
  * 1. The product's tables as a vacuumed database has them. Where autovacuum is off (it is off on
- * the machine docs/earning.md's figures come from), the rows earlier runs updated stay dead in the
+ * the machines of bench/postbacks-history.md), the rows earlier runs updated stay dead in the
  * outbox's index, and index-only scans (balances, the admin rank) visit the heap for every entry:
  * each run would measure the bloat its predecessors left. BENCH_SKIP_VACUUM=1 takes it as it is.
  */

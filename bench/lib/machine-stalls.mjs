@@ -4,10 +4,10 @@
  *
  * A worker thread of the bench sleeps 5 ms again and again and records how late each wake-up came.
  * It does no work of its own, so the kernel's scheduler runs it as soon as it may: on the 2-core
- * virtual machine of docs/earning.md, "Ninth round", it woke at most 9 ms late on an idle machine,
- * 49 ms beside eight busy loops and 182 ms beside sixty. A late wake-up is a thread that wanted
- * to run and could not, whatever kept it (a long run queue, the host): the ingestion service's
- * threads, its Postgres backend's and the load generator's waited the same way.
+ * virtual machine of bench/postbacks-history.md, "Ninth round", it woke at most 9 ms late on an
+ * idle machine, 49 ms beside eight busy loops and 182 ms beside sixty. A late wake-up is a thread
+ * that wanted to run and could not, whatever kept it (a long run queue, the host): the ingestion
+ * service's threads, its Postgres backend's and the load generator's waited the same way.
  *
  * Per window: the largest lateness, the 99th percentile, and the time lost beyond 50 ms, Σ(L − 50)
  * over wake-ups L > 50 ms. That sum, divided by the window's length, is the share of instants at

@@ -16,10 +16,10 @@ export const platformConfigSchema = z.object({
   EVENTS_EXCHANGE: z.string().default('esim.events').describe('Durable topic exchange carrying integration events.'),
   QUEUE_PREFIX: z.string().default('').describe('Prefix for every queue name (isolates test runs and environments sharing a broker).'),
   EVENT_DELIVERY_LIMIT: envInt(5, 1).describe('Deliveries of one event to a consumer before it is dead-lettered.'),
-  // At 0, bench/postbacks.bench.mjs spent about 30 % more CPU a credit, mostly on the transactions and announcements of small groups (docs/earning.md, "Seventeenth round").
+  // At 0, bench/postbacks.bench.mjs spent about 30 % more CPU a credit, mostly on the transactions and announcements of small groups (bench/postbacks-history.md, "Seventeenth round").
   EVENT_GROUP_SPACING_MS: envInt(250, 0).describe('For an event applied in groups (a handler with handleAll, e.g. offer-wall credits in rewards): while such events keep arriving, at least this long between the starts of two groups, unless what waits fills a group, so each group (one transaction, one set of announcements) holds what arrived meanwhile. An event after a quiet spell is applied at once. 0: a group takes what arrived while the previous ones committed.'),
   RPC_TIMEOUT_MS: envInt(5000, 100).describe('How long the gateway waits for a service to answer a request.'),
-  // At 500 ms, the poll's passes cost an idle service about 5 ms of CPU a second (docs/earning.md, "Sixteenth round").
+  // At 500 ms, the poll's passes cost an idle service about 5 ms of CPU a second (bench/postbacks-history.md, "Sixteenth round").
   OUTBOX_POLL_MS: envInt(2000, 10).describe('Fallback poll interval of the outbox relay: every outbox write and every reconnection to the broker wake it at once, so the poll only catches retries that came due and rows another process wrote.'),
   OUTBOX_BATCH_SIZE: envInt(1000, 1).describe('Outbox rows the relay publishes per pass (one transaction, one broker message per routing key and 200 events). Under a burst of postbacks, passes of 100 left thousands of accepted deliveries waiting in the ingestion service\'s outbox (bench/postbacks.bench.mjs).'),
   OUTBOX_MAX_ATTEMPTS: envInt(10, 1).describe('Tries (with backoff, about 17 minutes for 10) before an event no queue is bound to is parked in the outbox: logged with its type and left for operators (docs/architecture.md, "Parked events").'),
