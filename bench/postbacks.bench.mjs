@@ -41,10 +41,31 @@ if (LOAD !== 'wrk' && LOAD !== 'node') throw new Error(`BENCH_LOAD=${LOAD}: wrk 
 const load = LOAD === 'wrk' ? wrkLoad : leanLoad;
 
 /**
- * pgbench's single-row insert on the product's Postgres, at the same connection count: one
- * INSERT of one row per transaction into a table of its own (created and dropped here).
+ * pgbench's per-transaction logs (`<prefix>.<pid>`, one file a thread): the third field of each
+ * line is the transaction's latency in microseconds.
  */
-async function pgbenchInsertTps() {
+async function pgbenchLatency(schema) {
+  const latencies = [];
+  for (const f of await fs.readdir(os.tmpdir())) {
+    if (!f.startsWith(`${schema}-log.`)) continue;
+    for (const line of (await fs.readFile(path.join(os.tmpdir(), f), 'utf8')).split('\n')) {
+      const us = Number(line.split(' ')[2]);
+      if (line && Number.isFinite(us)) latencies.push(us / 1000);
+    }
+  }
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) };
+}
+
+/**
+ * pgbench's single-row insert on the product's Postgres, at the same connection count: one
+ * INSERT of one row per transaction into a table of its own (created and dropped here). Answers
+ * its TPS and the latency of its transactions (p50, p99, max in ms, from pgbench's own log of
+ * every transaction, `-l`): the cheapest durable write this database makes at the load's
+ * connection count, the baseline under the answer p99, since a provider's answer also waits for a
+ * commit's flush. Logging every transaction did not move pgbench's TPS (bench/postbacks-history.md,
+ * "Twenty-second round").
+ */
+async function pgbenchInsert() {
   const { Client } = require(path.join(root, 'node_modules/pg'));
   const schema = `bench_pgbench_${randomBytes(3).toString('hex')}`;
   const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
@@ -54,7 +75,8 @@ async function pgbenchInsertTps() {
     await db.query(`CREATE SCHEMA ${schema}`);
     await db.query(`CREATE TABLE ${schema}.inserts (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL)`);
     await fs.writeFile(script, `INSERT INTO ${schema}.inserts (note) VALUES ('postback');\n`);
-    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-f', script, PGBENCH_DATABASE_URL];
+    const logPrefix = path.join(os.tmpdir(), `${schema}-log`);
+    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-l', `--log-prefix=${logPrefix}`, '-f', script, PGBENCH_DATABASE_URL];
     const out = await new Promise((resolve, reject) => {
       const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
@@ -65,11 +87,12 @@ async function pgbenchInsertTps() {
     });
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
     if (!tps) throw new Error(`no tps in pgbench's output:\n${out}`);
-    return Number(tps[1]);
+    return { tps: Number(tps[1]), latency: await pgbenchLatency(schema) };
   } finally {
     await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await db.end();
     await fs.rm(script, { force: true });
+    for (const f of await fs.readdir(os.tmpdir())) if (f.startsWith(`${schema}-log.`)) await fs.rm(path.join(os.tmpdir(), f), { force: true });
   }
 }
 
@@ -166,9 +189,9 @@ async function vacuum() {
 async function pgbench(when) {
   if (process.env.BENCH_SKIP_PGBENCH) return undefined;
   console.log(`pgbench ${when}: single-row INSERT transactions, ${CONNECTIONS} connections, ${PGBENCH_SECONDS} s, ${PGBENCH_DATABASE_URL}`);
-  const tps = await pgbenchInsertTps();
-  console.log(`pgbench ${when}: ${fmt(tps)} transactions/s`);
-  return tps;
+  const run = await pgbenchInsert();
+  console.log(`pgbench ${when}: ${fmt(run.tps)} transactions/s, latency p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms, max ${fmt(run.latency.max, 0)} ms`);
+  return run;
 }
 
 /**
@@ -281,7 +304,7 @@ async function measureRound() {
   const pgbenchAfterFrom = performance.now();
   const pgbenchAfter = await pgbench('after the load');
   const stallsPgbenchAfter = await stalls.window(pgbenchAfterFrom, performance.now());
-  const pgbenchTps = pgbenchBefore === undefined ? NaN : (pgbenchBefore + pgbenchAfter) / 2;
+  const pgbenchTps = pgbenchBefore === undefined ? NaN : (pgbenchBefore.tps + pgbenchAfter.tps) / 2;
   const creditsPerSecond = credited / creditedIn;
   return {
     planned,
@@ -337,7 +360,7 @@ credits         ${r.credited} in ${fmt(r.creditedIn, 2)} s from the first reques
 answer→visible  p50 ${fmt(percentile(r.visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(r.visibleAfter, 99), 1)} ms over ${r.visibleAfter.length} probes (GET /api/tasks)${r.probeFailures ? `, ${r.probeFailures} probes not answered 200` : ''}
 CPU per credit  ${cpuLine}
 WAL per credit  ${fmt(r.walPer('bytes') / 1024, 1)} KB, ${fmt(r.walPer('records'), 1)} records, ${fmt(r.walPer('fpi'), 2)} full-page images (whole server, pg_stat_wal)
-pgbench         ${fmt(r.pgbenchTps)} single-row insert transactions/s (mean of ${fmt(r.pgbenchBefore)} before and ${fmt(r.pgbenchAfter)} after the load)
+pgbench         ${r.pgbenchBefore ? `${fmt(r.pgbenchTps)} single-row insert transactions/s (mean of ${fmt(r.pgbenchBefore.tps)} before and ${fmt(r.pgbenchAfter.tps)} after the load); their latency p99 ${fmt(r.pgbenchBefore.latency.p99, 1)} and ${fmt(r.pgbenchAfter.latency.p99, 1)} ms (p50 ${fmt(r.pgbenchBefore.latency.p50, 1)} and ${fmt(r.pgbenchAfter.latency.p50, 1)}, max ${fmt(r.pgbenchBefore.latency.max, 0)} and ${fmt(r.pgbenchAfter.latency.max, 0)}), beside the answers' ${result.latency.p99} ms` : 'skipped (BENCH_SKIP_PGBENCH)'}
 ratio           credits/s = ${fmt(r.ratio * 100, 1)}% of pgbench TPS   (target >= ${TARGET_RATIO * 100}%: ${r.ratio >= TARGET_RATIO ? 'met' : 'MISSED'})
 exactly once    balance grew by ${r.credited} points for ${r.unique} unique transactions: ${r.exact ? 'OK, one credit each' : 'MISMATCH'}`);
 }
@@ -399,6 +422,7 @@ console.log(`
 bare HTTP       ${bare ? `a bare node:http server answering the last round's ${last.result.requests.total} requests: ${fmt(bare.msPerRequest, 3)} ms of CPU a request (${fmt(bare.perSecond)} answers/s, p99 ${bare.p99} ms); the ingestion service ${fmt(webhooksPerRequest, 3)} ms a request, ${fmt(webhooksPerRequest / bare.msPerRequest, 1)}× bare` : 'skipped (BENCH_SKIP_BARE_HTTP)'}
 ratio           ${ratios.map((x) => `${fmt(x * 100, 1)}%`).join(' · ')}: median ${fmt(median(ratios) * 100, 1)}% of pgbench TPS   (target >= ${TARGET_RATIO * 100}%: ${median(ratios) >= TARGET_RATIO ? 'met' : 'MISSED'})
 answer p99      ${p99s.map((x) => `${x} ms`).join(' · ')}: median ${median(p99s)} ms   (target <= ${P99_TARGET_MS} ms: ${median(p99s) <= P99_TARGET_MS ? 'met' : 'MISSED'})
+pgbench p99     ${rounds[0].pgbenchBefore ? `${rounds.map((r) => `${fmt(r.pgbenchBefore.latency.p99, 1)}/${fmt(r.pgbenchAfter.latency.p99, 1)} ms`).join(' · ')} before/after each round: the database's own single-row insert at ${CONNECTIONS} connections` : 'skipped (BENCH_SKIP_PGBENCH)'}
 both targets    in ${both} of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}
 machine stalls  lost beyond ${STALL_BEYOND_MS} ms during the load: ${rounds.map((r) => `${fmt(r.stallsLoad.share * 100, 2)}%`).join(' · ')}; in the ${calm.length} round${calm.length === 1 ? '' : 's'} under 1%, the answer p99 was ${calm.length ? calm.map((r) => `${r.result.latency.p99} ms`).join(' · ') : 'n/a'}
 exactly once    ${exact ? `every round: the balance grew by exactly its unique transactions` : 'MISMATCH in a round (above)'}
