@@ -41,14 +41,14 @@ if (LOAD !== 'wrk' && LOAD !== 'node') throw new Error(`BENCH_LOAD=${LOAD}: wrk 
 const load = LOAD === 'wrk' ? wrkLoad : leanLoad;
 
 /**
- * pgbench's per-transaction logs (`<prefix>.<pid>`, one file a thread): the third field of each
- * line is the transaction's latency in microseconds.
+ * pgbench's per-transaction logs in `dir` (`log.<pid>`, one file a thread): the third field of
+ * each line is the transaction's latency in microseconds.
  */
-async function pgbenchLatency(schema) {
+async function pgbenchLatency(dir) {
   const latencies = [];
-  for (const f of await fs.readdir(os.tmpdir())) {
-    if (!f.startsWith(`${schema}-log.`)) continue;
-    for (const line of (await fs.readFile(path.join(os.tmpdir(), f), 'utf8')).split('\n')) {
+  for (const f of await fs.readdir(dir)) {
+    if (!f.startsWith('log.')) continue;
+    for (const line of (await fs.readFile(path.join(dir, f), 'utf8')).split('\n')) {
       const us = Number(line.split(' ')[2]);
       if (line && Number.isFinite(us)) latencies.push(us / 1000);
     }
@@ -70,13 +70,14 @@ async function pgbenchInsert() {
   const schema = `bench_pgbench_${randomBytes(3).toString('hex')}`;
   const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
   await db.connect();
-  const script = path.join(os.tmpdir(), `${schema}.sql`);
+  // The script and pgbench's logs, removed together.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${schema}-`));
+  const script = path.join(dir, 'insert.sql');
   try {
     await db.query(`CREATE SCHEMA ${schema}`);
     await db.query(`CREATE TABLE ${schema}.inserts (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL)`);
     await fs.writeFile(script, `INSERT INTO ${schema}.inserts (note) VALUES ('postback');\n`);
-    const logPrefix = path.join(os.tmpdir(), `${schema}-log`);
-    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-l', `--log-prefix=${logPrefix}`, '-f', script, PGBENCH_DATABASE_URL];
+    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-l', `--log-prefix=${path.join(dir, 'log')}`, '-f', script, PGBENCH_DATABASE_URL];
     const out = await new Promise((resolve, reject) => {
       const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
@@ -87,12 +88,11 @@ async function pgbenchInsert() {
     });
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
     if (!tps) throw new Error(`no tps in pgbench's output:\n${out}`);
-    return { tps: Number(tps[1]), latency: await pgbenchLatency(schema) };
+    return { tps: Number(tps[1]), latency: await pgbenchLatency(dir) };
   } finally {
     await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await db.end();
-    await fs.rm(script, { force: true });
-    for (const f of await fs.readdir(os.tmpdir())) if (f.startsWith(`${schema}-log.`)) await fs.rm(path.join(os.tmpdir(), f), { force: true });
+    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
