@@ -15,10 +15,27 @@ const portFree = (port: number) =>
     server.listen(port, () => server.close(() => resolve(true)));
   });
 
-/** A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running. */
+/**
+ * The first port the kernel hands out by itself: to another suite's "any free port" listener, and
+ * to the local end of every outgoing connection (Postgres, RabbitMQ, Redis, fetch).
+ */
+const ephemeralLow = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+
+/**
+ * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running,
+ * and all below the ephemeral range: a free port inside it could be taken, between this check and
+ * the service's listen, by a connection another suite opens (EADDRINUSE, seen in a CI run).
+ */
 async function freeOffset(): Promise<number> {
+  const choices = Math.max(1, Math.floor((ephemeralLow - Math.max(...Object.values(PORTS)) - 20_000) / 100));
   for (let attempt = 0; attempt < 50; attempt++) {
-    const offset = 20_000 + 100 * Math.floor(Math.random() * 250);
+    const offset = 20_000 + 100 * Math.floor(Math.random() * choices);
     if ((await Promise.all(Object.values(PORTS).map((p) => portFree(p + offset)))).every(Boolean)) return offset;
   }
   throw new Error('no free PORT_OFFSET found');
