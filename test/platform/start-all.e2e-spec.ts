@@ -28,14 +28,17 @@ const ephemeralLow = (() => {
 })();
 
 /**
- * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running,
- * and all below the ephemeral range: a free port inside it could be taken, between this check and
- * the service's listen, by a connection another suite opens (EADDRINUSE, seen in a CI run).
+ * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running.
+ * They lie between the blocks other suites take their ports from (freePort in
+ * test/support/system.ts: 20000-31999) and the ephemeral range: a free port inside that range could
+ * be taken, between this check and the service's listen, by a connection another suite opens
+ * (EADDRINUSE, seen in a CI run).
  */
 async function freeOffset(): Promise<number> {
-  const choices = Math.max(1, Math.floor((ephemeralLow - Math.max(...Object.values(PORTS)) - 20_000) / 100));
+  const lowest = 32_000 - Math.min(...Object.values(PORTS));
+  const choices = Math.max(1, Math.floor((ephemeralLow - Math.max(...Object.values(PORTS)) - lowest) / 100));
   for (let attempt = 0; attempt < 50; attempt++) {
-    const offset = 20_000 + 100 * Math.floor(Math.random() * choices);
+    const offset = lowest + 100 * Math.floor(Math.random() * choices);
     if ((await Promise.all(Object.values(PORTS).map((p) => portFree(p + offset)))).every(Boolean)) return offset;
   }
   throw new Error('no free PORT_OFFSET found');
