@@ -12,7 +12,8 @@ import { UserViewFastPath } from '../../services/gateway/src/user-view/user-view
 import { credit } from '../redemption/redemption-support';
 import { signUp, SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
-import { freePort, startSystem, System } from '../support/system';
+import { freePort } from '../support/ports';
+import { startSystem, System } from '../support/system';
 import { appliedByGateway, envelopeOf, LiveStreamClient, publishEvent, publishEventBatch, viewSettled } from './live-support';
 
 /**

@@ -1,45 +1,25 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DEFAULT_HTTP_PORTS as PORTS, SERVICES } from '@esim/contracts';
 import { TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
+import { isFree, SPARE_PORTS } from '../support/ports';
 
 const root = path.resolve(__dirname, '../..');
 
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-
 /**
- * The first port the kernel hands out by itself: to another suite's "any free port" listener, and
- * to the local end of every outgoing connection (Postgres, RabbitMQ, Redis, fetch).
- */
-const ephemeralLow = (() => {
-  try {
-    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
-  } catch {
-    return 32_768;
-  }
-})();
-
-/**
- * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running.
- * They lie between the blocks other suites take their ports from (freePort in
- * test/support/system.ts: 20000-31999) and the ephemeral range: a free port inside that range could
- * be taken, between this check and the service's listen, by a connection another suite opens
- * (EADDRINUSE, seen in a CI run).
+ * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running,
+ * all among the spare ports (test/support/ports.ts): a port in the ephemeral range that was free
+ * when checked could be taken before the service listens (EADDRINUSE, seen in a CI run).
  */
 async function freeOffset(): Promise<number> {
-  const lowest = 32_000 - Math.min(...Object.values(PORTS));
-  const choices = Math.max(1, Math.floor((ephemeralLow - Math.max(...Object.values(PORTS)) - lowest) / 100));
+  const ports = Object.values(PORTS);
+  const lowest = SPARE_PORTS.from - Math.min(...ports);
+  const choices = Math.floor((SPARE_PORTS.to - Math.max(...ports) - lowest) / 100) + 1;
   for (let attempt = 0; attempt < 50; attempt++) {
     const offset = lowest + 100 * Math.floor(Math.random() * choices);
-    if ((await Promise.all(Object.values(PORTS).map((p) => portFree(p + offset)))).every(Boolean)) return offset;
+    if ((await Promise.all(ports.map((p) => isFree(p + offset)))).every(Boolean)) return offset;
   }
   throw new Error('no free PORT_OFFSET found');
 }

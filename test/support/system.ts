@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { BACKEND_SERVICES, BackendServiceName } from '@esim/contracts';
@@ -13,6 +12,7 @@ import { startPayments } from '../../services/payments/src/app';
 import { startRewards } from '../../services/rewards/src/app';
 import { startWebhooks } from '../../services/webhooks/src/app';
 import { HttpClient } from './http-client';
+import { freePort } from './ports';
 
 /** The start function of every service in the one list (SERVICES in libs/contracts): a missing one does not compile. */
 const STARTERS: Record<BackendServiceName, (env: Env) => Promise<INestApplication>> = {
@@ -44,38 +44,6 @@ export interface System {
   /** Stops one service (as a crash or a deploy would) and lets the test start it again. */
   restart(service: ServiceKey): Promise<void>;
   stop(): Promise<void>;
-}
-
-/**
- * A port for a listener whose address must be known before it listens (the gateway's URL goes into
- * every service's PUBLIC_URL; the gateway proxies to the ingestion service's port, which stays the
- * same across its restarts). Asking the kernel for port 0 and closing it again is a race: the
- * kernel hands that same port to the next outgoing connection or port-0 listener of any process,
- * and in one CI run the gateway then failed with EADDRINUSE. So the port comes from below the
- * kernel's ephemeral range (ip_local_port_range starts at 32768), in a block of its own per Jest
- * worker, and is checked free on every interface, as the services listen.
- */
-const PORT_BLOCK = 1000;
-const PORT_BASE = 20000;
-const PORT_BLOCKS = 12; // 20000-31999: below the ephemeral range
-let nextPortOffset = 0;
-
-export async function freePort(): Promise<number> {
-  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
-  const base = PORT_BASE + ((worker - 1) % PORT_BLOCKS) * PORT_BLOCK;
-  for (let tries = 0; tries < PORT_BLOCK; tries++) {
-    const port = base + (nextPortOffset++ % PORT_BLOCK);
-    if (await isFree(port)) return port;
-  }
-  throw new Error(`no free port in ${base}-${base + PORT_BLOCK - 1}`);
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, () => srv.close(() => resolve(true)));
-  });
 }
 
 /**
