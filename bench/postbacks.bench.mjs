@@ -20,13 +20,20 @@ const require = createRequire(import.meta.url);
 const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
 const SIGNING_ORIGIN = new URL(env('BENCH_PUBLIC_URL', GATEWAY_URL)).origin;
 const PROVIDER = env('BENCH_PROVIDER', 'cpx');
-const REQUESTS = Number(env('BENCH_REQUESTS', '20000'));
 const CONNECTIONS = Number(env('BENCH_CONNECTIONS', '50'));
 const DUPLICATE_SHARE = Number(env('BENCH_DUPLICATE_SHARE', '0.1'));
 const PGBENCH_DATABASE_URL = env('PGBENCH_DATABASE_URL', env('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/esim_rewards'));
 const PGBENCH_SECONDS = Number(env('PGBENCH_SECONDS', '10'));
 const SETTLE_TIMEOUT_MS = Number(env('BENCH_SETTLE_TIMEOUT_MS', '180000'));
-const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', String(REQUESTS)));
+/** The fewest postbacks a round sends, and the warm-up's count (the load's size before it is known). */
+const MIN_REQUESTS = 20000;
+const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', String(MIN_REQUESTS)));
+// How long each round's load lasts: as long as each pgbench run, so both sides of the ratio are
+// rates over windows of the same length. The credits' window also holds the drain after the last
+// answer (the last group's wait, about half a second: answer → visible), which a fixed 20,000
+// postbacks made 15 % of the window on a machine that answers 8,000 a second and 6 % on one that
+// answers 2,500 (bench/postbacks-history.md, "Twenty-fifth round").
+const LOAD_SECONDS = Number(env('BENCH_LOAD_SECONDS', String(PGBENCH_SECONDS)));
 // Rounds of steps 1-5, each with its own pgbench before and after: this virtual machine's speed
 // drifts by a third within minutes, so one round's ratio says little; the verdict is on the median.
 const ROUNDS = Number(env('BENCH_ROUNDS', '3'));
@@ -145,21 +152,37 @@ const user = await benchUser(call);
 const probeCall = session();
 const probeUser = await benchUser(probeCall, true);
 
-// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user (a round's worth), not measured:
+// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user, not measured, which also sizes the rounds:
 // the services run for days, and after a start they run code the JIT has not compiled yet. The
 // code that runs once a batch (rewards' crediting, the relay) needs a round's worth of postbacks to
 // get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres backends' in the
 // first round of each of six runs and 0.65-0.87 times in the later rounds; after 20,000, 0.69-0.76
 // in the first round too (bench/postbacks-history.md, "Fourteenth round").
+let warmAnswersPerSecond = 0;
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
-  const started = performance.now();
-  const warm = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)) });
+  let started = performance.now();
+  const warm = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)), onStart: () => (started = performance.now()) });
   // A product that refuses the warm-up would refuse the load too: say so now, not after the settle timeout.
   if (warm['2xx'] !== WARMUP_REQUESTS) throw new Error(`warm-up: ${warm['2xx']} of ${WARMUP_REQUESTS} postbacks answered 2xx (${warm.non2xx} other, ${warm.errors} errors, ${warm.timeouts} timeouts)`);
+  const answeredIn = (performance.now() - started) / 1000;
+  warmAnswersPerSecond = WARMUP_REQUESTS / answeredIn;
   await pointsReached(call, before + WARMUP_REQUESTS, SETTLE_TIMEOUT_MS);
-  console.log(`warm-up: ${WARMUP_REQUESTS} postbacks in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
+  console.log(`warm-up: ${WARMUP_REQUESTS} postbacks answered in ${fmt(answeredIn, 1)} s (${fmt(warmAnswersPerSecond)} a second), credited in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
 }
+/**
+ * Postbacks a round: BENCH_REQUESTS, else what the warm-up answered in LOAD_SECONDS (to the
+ * thousand), at least MIN_REQUESTS.
+ */
+const REQUESTS = process.env.BENCH_REQUESTS
+  ? Number(process.env.BENCH_REQUESTS)
+  : Math.max(MIN_REQUESTS, Math.round((warmAnswersPerSecond * LOAD_SECONDS) / 1000) * 1000);
+if (!Number.isInteger(REQUESTS) || REQUESTS < 1) throw new Error(`BENCH_REQUESTS=${REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
+console.log(
+  process.env.BENCH_REQUESTS
+    ? `rounds of ${REQUESTS} postbacks (BENCH_REQUESTS)`
+    : `rounds of ${REQUESTS} postbacks: about ${LOAD_SECONDS} s at the warm-up's rate (BENCH_LOAD_SECONDS), at least ${MIN_REQUESTS}`,
+);
 
 /**
  * 1. The product's tables as a vacuumed database has them. Where autovacuum is off (it is off on
@@ -283,7 +306,7 @@ async function measureRound() {
   const visibleAfter = [];
   const until = { done: false };
   const probing = probe(until, visibleAfter);
-  // The clock starts with the first request: writing wrk's file of 20,000 paths and spawning it
+  // The clock starts with the first request: writing wrk's file of paths and spawning it
   // (about 0.1 s) is the load generator's time, not the product's.
   let started = performance.now();
   const result = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: planned, onStart: () => (started = performance.now()) });
@@ -378,8 +401,8 @@ for (let i = 1; i <= ROUNDS; i++) {
 const last = rounds.at(-1);
 
 /**
- * 6. The answer latency at the throughput the ratio asks for: a round's worth of new postbacks sent
- * at a constant TARGET_RATIO of the last round's pgbench TPS (BENCH_TARGET_RATE overrides), an open
+ * 6. The answer latency at the throughput the ratio asks for: BENCH_LOAD_SECONDS' worth of new
+ * postbacks sent at a constant TARGET_RATIO of the last round's pgbench TPS (BENCH_TARGET_RATE overrides), an open
  * loop over the same connections (lean-load's `rate`), each answer timed from when it was due.
  * The rounds above drive the product as fast as it answers: a closed loop at saturation, where
  * every answer waits behind the other connections'. This says what a provider sees while the
@@ -387,7 +410,8 @@ const last = rounds.at(-1);
  * soon after the last answer).
  */
 async function atTargetRate(rate) {
-  const { planned, unique } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
+  const requests = process.env.BENCH_REQUESTS ? REQUESTS : Math.max(1000, Math.round((rate * LOAD_SECONDS) / 1000) * 1000);
+  const { planned, unique } = planPostbacks(signedPath, user.id, requests, DUPLICATE_SHARE);
   const startPoints = (await call('GET', '/api/user')).points;
   const live = await liveStream(call).catch(() => null);
   let started = performance.now();
