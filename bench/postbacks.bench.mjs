@@ -358,13 +358,18 @@ function stallLine(s, what) {
   return `during ${what} an idle thread woke up at most ${fmt(s.maxMs, 0)} ms late (p99 ${fmt(s.p99Ms, 1)} ms); ${fmt(s.lostMs, 0)} ms lost beyond ${STALL_BEYOND_MS} ms, ${fmt(s.share * 100, 2)}% of it (${verdict})`;
 }
 
+/** How many of the open loop's requests left late for one reason, and how late. */
+function lateLine(l, why) {
+  return `${l.count} ${why}${l.count ? `, up to ${fmt(l.max, 1)} ms (p99 of those ${fmt(l.p99, 1)})` : ''}`;
+}
+
 /** Step 6's result in one paragraph. */
 function pacedLine(p) {
   const { result } = p;
   const why = process.env.BENCH_TARGET_RATE ? 'BENCH_TARGET_RATE' : `${fmt(TARGET_RATIO * 100, 0)}% of the last round's pgbench TPS`;
   return `${result.requests.total} postbacks due at ${fmt(p.rate)}/s (${why}), an open loop over ${CONNECTIONS} connections (lean-load): ${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors
                 answer p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms from when each was due   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
-                sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms (a timer's delay, or every connection busy)
+                sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms; ${lateLine(result.sentLateBecause.busy, 'found every connection busy (the product behind)')}, ${lateLine(result.sentLateBecause.timer, "had a free connection whose timer fired late (the generator's own delay)")}
                 credits ${p.credited} in ${fmt(p.creditedIn, 2)} s: ${fmt(p.credited / p.creditedIn)} credits/s, the last visible ${fmt(p.lagAfterLastAnswer, 0)} ms after the last answer; ${p.exact ? 'exactly once: OK' : 'exactly once: MISMATCH'}
                 ${stallLine(p.machine, 'it')}`;
 }

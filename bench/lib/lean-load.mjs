@@ -31,6 +31,14 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
   const latencies = new Float64Array(paths.length);
   /** With `rate`: how late each request left after it was due (the generator's own delay, or every connection busy). */
   const late = [];
+  /**
+   * The same, split by why. `busy`: requests that were already due when a connection came free for
+   * them, so every connection was waiting for an answer (the product's backlog). `timer`: requests a
+   * free connection waited for, sent when its timer fired (the generator's own delay: its event
+   * loop, or a core it did not get).
+   */
+  const lateBusy = [];
+  const lateTimer = [];
   let next = 0;
   let answered = 0;
   let ok = 0;
@@ -59,7 +67,13 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
         current = next++;
         buffer = Buffer.alloc(0);
         if (rate === undefined) return fire(performance.now());
-        sendAt(started + (current * 1000) / rate);
+        const due = started + (current * 1000) / rate;
+        const now = performance.now();
+        if (now > due) {
+          lateBusy.push(now - due);
+          return fire(due);
+        }
+        sendAt(due);
       };
 
       /**
@@ -69,7 +83,10 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
       const sendAt = (due) => {
         const now = performance.now();
         if (due - now >= 1) timer = setTimeout(() => sendAt(due), due - now);
-        else fire(Math.min(due, now));
+        else {
+          if (now > due) lateTimer.push(now - due);
+          fire(Math.min(due, now));
+        }
       };
 
       /** Sends request `current`, whose latency counts from `from`. */
@@ -146,6 +163,14 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
     timeouts,
     seconds,
     latency: summary(Array.from(latencies.subarray(0, answered))),
-    ...(rate === undefined ? {} : { sentLate: summary(late) }),
+    ...(rate === undefined
+      ? {}
+      : {
+          sentLate: summary(late),
+          sentLateBecause: {
+            busy: { count: lateBusy.length, ...summary(lateBusy) },
+            timer: { count: lateTimer.length, ...summary(lateTimer) },
+          },
+        }),
   };
 }
