@@ -152,12 +152,12 @@ const user = await benchUser(call);
 const probeCall = session();
 const probeUser = await benchUser(probeCall, true);
 
-// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user, not measured, which also sizes the rounds:
-// the services run for days, and after a start they run code the JIT has not compiled yet. The
-// code that runs once a batch (rewards' crediting, the relay) needs a round's worth of postbacks to
-// get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres backends' in the
-// first round of each of six runs and 0.65-0.87 times in the later rounds; after 20,000, 0.69-0.76
-// in the first round too (bench/postbacks-history.md, "Fourteenth round").
+// A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user, not measured, which also sizes the
+// rounds: the services run for days, and after a start they run code the JIT has not compiled yet.
+// The code that runs once a batch (rewards' crediting, the relay) needs a round's worth of
+// postbacks to get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres
+// backends' in the first round of each of six runs and 0.65-0.87 times in the later rounds; after
+// 20,000, 0.69-0.76 in the first round too (bench/postbacks-history.md, "Fourteenth round").
 let warmAnswersPerSecond = 0;
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
@@ -170,16 +170,16 @@ if (WARMUP_REQUESTS > 0) {
   await pointsReached(call, before + WARMUP_REQUESTS, SETTLE_TIMEOUT_MS);
   console.log(`warm-up: ${WARMUP_REQUESTS} postbacks answered in ${fmt(answeredIn, 1)} s (${fmt(warmAnswersPerSecond)} a second), credited in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
 }
-/**
- * Postbacks a round: BENCH_REQUESTS, else what the warm-up answered in LOAD_SECONDS (to the
- * thousand), at least MIN_REQUESTS.
- */
-const REQUESTS = process.env.BENCH_REQUESTS
-  ? Number(process.env.BENCH_REQUESTS)
-  : Math.max(MIN_REQUESTS, Math.round((warmAnswersPerSecond * LOAD_SECONDS) / 1000) * 1000);
-if (!Number.isInteger(REQUESTS) || REQUESTS < 1) throw new Error(`BENCH_REQUESTS=${REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
+/** BENCH_REQUESTS where set: every load's size, the rounds' and step 6's. */
+const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
+if (FIXED_REQUESTS !== undefined && !(Number.isInteger(FIXED_REQUESTS) && FIXED_REQUESTS >= 1)) {
+  throw new Error(`BENCH_REQUESTS=${process.env.BENCH_REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
+}
+/** The postbacks of a load that lasts LOAD_SECONDS at `perSecond` (to the thousand), at least `fewest`; or BENCH_REQUESTS. */
+const loadSize = (perSecond, fewest) => FIXED_REQUESTS ?? Math.max(fewest, Math.round((perSecond * LOAD_SECONDS) / 1000) * 1000);
+const REQUESTS = loadSize(warmAnswersPerSecond, MIN_REQUESTS);
 console.log(
-  process.env.BENCH_REQUESTS
+  FIXED_REQUESTS
     ? `rounds of ${REQUESTS} postbacks (BENCH_REQUESTS)`
     : `rounds of ${REQUESTS} postbacks: about ${LOAD_SECONDS} s at the warm-up's rate (BENCH_LOAD_SECONDS), at least ${MIN_REQUESTS}`,
 );
@@ -407,16 +407,16 @@ const last = rounds.at(-1);
 
 /**
  * 6. The answer latency at the throughput the ratio asks for: BENCH_LOAD_SECONDS' worth of new
- * postbacks sent at a constant TARGET_RATIO of the last round's pgbench TPS (BENCH_TARGET_RATE overrides), an open
- * loop over the same connections (lean-load's `rate`), each answer timed from when it was due.
+ * postbacks sent at a constant TARGET_RATIO of the last round's pgbench TPS (BENCH_TARGET_RATE
+ * overrides), an open loop over the same connections (lean-load's `rate`), each answer timed from
+ * when it was due.
  * The rounds above drive the product as fast as it answers: a closed loop at saturation, where
  * every answer waits behind the other connections'. This says what a provider sees while the
  * product credits at the target's rate, and whether the credits keep pace (the last one visible
  * soon after the last answer).
  */
 async function atTargetRate(rate) {
-  const requests = process.env.BENCH_REQUESTS ? REQUESTS : Math.max(1000, Math.round((rate * LOAD_SECONDS) / 1000) * 1000);
-  const { planned, unique } = planPostbacks(signedPath, user.id, requests, DUPLICATE_SHARE);
+  const { planned, unique } = planPostbacks(signedPath, user.id, loadSize(rate, 1000), DUPLICATE_SHARE);
   const startPoints = (await call('GET', '/api/user')).points;
   const live = await liveStream(call).catch(() => null);
   let started = performance.now();
