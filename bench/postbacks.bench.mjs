@@ -34,6 +34,11 @@ const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', String(MIN_REQUESTS)
 // postbacks made 15 % of the window on a machine that answers 8,000 a second and 6 % on one that
 // answers 2,500 (bench/postbacks-history.md, "Twenty-fifth round").
 const LOAD_SECONDS = Number(env('BENCH_LOAD_SECONDS', String(PGBENCH_SECONDS)));
+/** BENCH_REQUESTS where set: every load's size, the rounds' and step 6's. */
+const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
+if (FIXED_REQUESTS !== undefined && !(Number.isInteger(FIXED_REQUESTS) && FIXED_REQUESTS >= 1)) {
+  throw new Error(`BENCH_REQUESTS=${process.env.BENCH_REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
+}
 // Rounds of steps 1-5, each with its own pgbench before and after: this virtual machine's speed
 // drifts by a third within minutes, so one round's ratio says little; the verdict is on the median.
 const ROUNDS = Number(env('BENCH_ROUNDS', '3'));
@@ -169,11 +174,6 @@ if (WARMUP_REQUESTS > 0) {
   warmAnswersPerSecond = WARMUP_REQUESTS / answeredIn;
   await pointsReached(call, before + WARMUP_REQUESTS, SETTLE_TIMEOUT_MS);
   console.log(`warm-up: ${WARMUP_REQUESTS} postbacks answered in ${fmt(answeredIn, 1)} s (${fmt(warmAnswersPerSecond)} a second), credited in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
-}
-/** BENCH_REQUESTS where set: every load's size, the rounds' and step 6's. */
-const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
-if (FIXED_REQUESTS !== undefined && !(Number.isInteger(FIXED_REQUESTS) && FIXED_REQUESTS >= 1)) {
-  throw new Error(`BENCH_REQUESTS=${process.env.BENCH_REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
 }
 /** The postbacks of a load that lasts LOAD_SECONDS at `perSecond` (to the thousand), at least `fewest`; or BENCH_REQUESTS. */
 const loadSize = (perSecond, fewest) => FIXED_REQUESTS ?? Math.max(fewest, Math.round((perSecond * LOAD_SECONDS) / 1000) * 1000);
