@@ -29,5 +29,12 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.ts',
   maxWorkers: 2,
+  // A worker runs many test files, each in its own module registry, and each registry that starts
+  // a service makes prom-client's process defaults once (libs/platform/src/observability/metrics.ts):
+  // a GC observer and an event-loop monitor that are never stopped, and that keep that registry's
+  // modules alive. A worker grew to 2.2 GB over a whole run, and then took longer than Jest's
+  // half-second grace to exit ("A worker process has failed to exit gracefully"). Jest replaces a
+  // worker whose heap is past this after a test file.
+  workerIdleMemoryLimit: '512MB',
   verbose: true,
 };
