@@ -47,7 +47,8 @@ let processDefaults: Registry | undefined;
 
 /**
  * The process defaults, made once: each set starts an event-loop monitor and a GC observer that
- * are never stopped, and a test process starts and restarts many services.
+ * are never stopped, and a test process starts and restarts many services. Under Jest "once" is
+ * once per test file, each with its own copy of this module; jest.config.js says what that costs.
  */
 function processMetrics(): Registry {
   if (!processDefaults) {
