@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuPerOperation, cpuSnapshot, ownCpuMs, processCpuMs } from './lib/cpu-by-process.mjs';
+import { DISK_STALL_BEYOND_MS, startDiskStallProbe } from './lib/disk-stalls.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
@@ -260,12 +261,16 @@ async function probe(until, visibleAfter) {
 
 /** The database's WAL counters (pg_stat_wal): what the load wrote, per credit, at the end. */
 async function walCounters() {
+  return (await queryDatabase('SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal'))[0];
+}
+
+/** One query on the product's database (PGBENCH_DATABASE_URL), over a connection of its own. */
+async function queryDatabase(sql) {
   const { Client } = require(path.join(root, 'node_modules/pg'));
   const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
   await db.connect();
   try {
-    const [row] = (await db.query('SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal')).rows;
-    return row;
+    return (await db.query(sql)).rows;
   } finally {
     await db.end();
   }
@@ -291,6 +296,7 @@ async function measureRound() {
   const pgbenchBeforeFrom = performance.now();
   const pgbenchBefore = await pgbench('before the load');
   const stallsPgbenchBefore = await stalls.window(pgbenchBeforeFrom, performance.now());
+  const diskPgbenchBefore = await disk.window?.(pgbenchBeforeFrom, performance.now());
   const startPoints = (await call('GET', '/api/user')).points;
 
   const { planned, unique } = planPostbacks(signedPath, user.id, REQUESTS, DUPLICATE_SHARE);
@@ -313,6 +319,7 @@ async function measureRound() {
   const answeredIn = (performance.now() - started) / 1000;
   until.done = true;
   const stallsLoad = await stalls.window(started, started + answeredIn * 1000);
+  const diskLoad = await disk.window?.(started, started + answeredIn * 1000);
 
   // 5. Until the balance shows every unique transaction once; then a while longer, to see nothing more arrives.
   const reachedAt = await balanceReached(live, startPoints + unique, Math.max(0, SETTLE_TIMEOUT_MS - (performance.now() - started)));
@@ -327,6 +334,7 @@ async function measureRound() {
   const pgbenchAfterFrom = performance.now();
   const pgbenchAfter = await pgbench('after the load');
   const stallsPgbenchAfter = await stalls.window(pgbenchAfterFrom, performance.now());
+  const diskPgbenchAfter = await disk.window?.(pgbenchAfterFrom, performance.now());
   const pgbenchTps = pgbenchBefore === undefined ? NaN : (pgbenchBefore.tps + pgbenchAfter.tps) / 2;
   const creditsPerSecond = credited / creditedIn;
   return {
@@ -348,6 +356,8 @@ async function measureRound() {
     pgbenchTps,
     stallsLoad,
     stallsPgbench: [stallsPgbenchBefore, stallsPgbenchAfter],
+    diskLoad,
+    diskPgbench: [diskPgbenchBefore, diskPgbenchAfter],
     ratio: creditsPerSecond / pgbenchTps,
   };
 }
@@ -357,6 +367,16 @@ function stallLine(s, what) {
   const verdict = s.share >= 0.01 ? `≥ 1%: a p99 of ${STALL_BEYOND_MS} ms was out of reach in this round` : 'under 1%';
   return `during ${what} an idle thread woke up at most ${fmt(s.maxMs, 0)} ms late (p99 ${fmt(s.p99Ms, 1)} ms); ${fmt(s.lostMs, 0)} ms lost beyond ${STALL_BEYOND_MS} ms, ${fmt(s.share * 100, 2)}% of it (${verdict})`;
 }
+
+/** A window's disk stalls (lib/disk-stalls.mjs): how long the disk under the database answered nothing while asked. */
+function diskLine(d, what) {
+  if (!d) return `not measured: ${disk.missing}`;
+  const verdict = d.share >= 0.01 ? `≥ 1%: a p99 of ${DISK_STALL_BEYOND_MS} ms was out of reach in this round for any answer after a durable commit` : 'under 1%';
+  return `during ${what} ${disk.device} (Postgres' data) answered nothing while asked for up to ${fmt(d.maxMs, 0)} ms${d.over ? ` (from ${fmt(d.longestAtMs / 1000, 2)} s into it)` : ''}, ${d.over} time${d.over === 1 ? '' : 's'} over ${DISK_STALL_BEYOND_MS} ms; ${fmt(d.lostMs, 0)} ms lost beyond ${DISK_STALL_BEYOND_MS} ms, ${fmt(d.share * 100, 2)}% of it (${verdict})`;
+}
+
+/** Whether neither the machine nor its disk put a p99 of 50 ms out of reach in a window (both probes under 1%). */
+const calmWindow = (cpu, d) => cpu.share < 0.01 && !(d?.share >= 0.01);
 
 /** How many of the open loop's requests left late for one reason, and how late. */
 function lateLine(l, why) {
@@ -371,7 +391,8 @@ function pacedLine(p) {
                 answer p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms from when each was due   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
                 sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms; ${lateLine(result.sentLateBecause.busy, 'found every connection busy (the product behind)')}, ${lateLine(result.sentLateBecause.timer, "had a free connection whose timer fired late (the generator's own delay)")}
                 credits ${p.credited} in ${fmt(p.creditedIn, 2)} s: ${fmt(p.credited / p.creditedIn)} credits/s, the last visible ${fmt(p.lagAfterLastAnswer, 0)} ms after the last answer; ${p.exact ? 'exactly once: OK' : 'exactly once: MISMATCH'}
-                ${stallLine(p.machine, 'it')}`;
+                ${stallLine(p.machine, 'it')}
+                ${diskLine(p.disk, 'it')}`;
 }
 
 function report(r, label) {
@@ -384,6 +405,7 @@ ${label}
 answers         ${result.requests.total} in ${fmt(r.answeredIn, 1)} s (${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors, ${result.timeouts} timeouts): ${fmt(result.requests.total / r.answeredIn)} answers/s
 answer latency  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
 machine stalls  ${stallLine(r.stallsLoad, 'the load')}; pgbench before and after: up to ${fmt(r.stallsPgbench[0].maxMs, 0)} and ${fmt(r.stallsPgbench[1].maxMs, 0)} ms late
+disk stalls     ${diskLine(r.diskLoad, 'the load')}${r.diskLoad ? `; pgbench before and after: up to ${fmt(r.diskPgbench[0]?.maxMs ?? NaN, 0)} and ${fmt(r.diskPgbench[1]?.maxMs ?? NaN, 0)} ms` : ''}
 credits         ${r.credited} in ${fmt(r.creditedIn, 2)} s from the first request: ${fmt(r.creditsPerSecond)} credits/s (${r.unique} unique transactions, ${result.requests.total - r.unique} replays)
 answer→visible  p50 ${fmt(percentile(r.visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(r.visibleAfter, 99), 1)} ms over ${r.visibleAfter.length} probes (GET /api/tasks)${r.probeFailures ? `, ${r.probeFailures} probes not answered 200` : ''}
 CPU per credit  ${cpuLine}
@@ -393,8 +415,13 @@ ratio           credits/s = ${fmt(r.ratio * 100, 1)}% of pgbench TPS   (target >
 exactly once    balance grew by ${r.credited} points for ${r.unique} unique transactions: ${r.exact ? 'OK, one credit each' : 'MISMATCH'}`);
 }
 
-// The machine's own stalls during each load and pgbench (lib/machine-stalls.mjs): the baseline under the p99.
+// The machine's own stalls during each load and pgbench (lib/machine-stalls.mjs), and its disk's
+// (lib/disk-stalls.mjs): the baselines under the p99.
 const stalls = startStallProbe();
+const disk = await queryDatabase('SHOW data_directory').then(
+  ([row]) => startDiskStallProbe(row.data_directory),
+  (err) => ({ missing: `SHOW data_directory failed (${err.message}): the probe needs a role that may read it` }),
+);
 const rounds = [];
 for (let i = 1; i <= ROUNDS; i++) {
   console.log(`\n== round ${i} of ${ROUNDS}`);
@@ -423,12 +450,13 @@ async function atTargetRate(rate) {
   const result = await leanLoad({ url: TARGET_URL, connections: CONNECTIONS, paths: planned, rate, onStart: () => (started = performance.now()) });
   const answeredAt = performance.now();
   const machine = await stalls.window(started, answeredAt);
+  const diskStalls = await disk.window?.(started, answeredAt);
   const reachedAt = await balanceReached(live, startPoints + unique, SETTLE_TIMEOUT_MS);
   live?.close();
   await sleep(2000);
   const credited = (await call('GET', '/api/user')).points - startPoints;
   const creditedIn = ((reachedAt ?? performance.now()) - started) / 1000;
-  return { rate, result, unique, credited, creditedIn, lagAfterLastAnswer: (reachedAt ?? NaN) - answeredAt, machine, exact: credited === unique && reachedAt !== null };
+  return { rate, result, unique, credited, creditedIn, lagAfterLastAnswer: (reachedAt ?? NaN) - answeredAt, machine, disk: diskStalls, exact: credited === unique && reachedAt !== null };
 }
 const targetRate = process.env.BENCH_SKIP_TARGET_RATE
   ? null
@@ -443,9 +471,10 @@ const ratios = rounds.map((r) => r.ratio);
 const p99s = rounds.map((r) => r.result.latency.p99);
 const exact = rounds.every((r) => r.exact);
 const both = rounds.filter((r) => r.ratio >= TARGET_RATIO && r.result.latency.p99 <= P99_TARGET_MS).length;
-// The rounds in which the machine itself left a p99 of 50 ms within reach (lib/machine-stalls.mjs).
-const calm = rounds.filter((r) => r.stallsLoad.share < 0.01);
+// The rounds in which the machine and its disk left a p99 of 50 ms within reach (lib/machine-stalls.mjs, lib/disk-stalls.mjs).
+const calm = rounds.filter((r) => calmWindow(r.stallsLoad, r.diskLoad));
 await stalls.stop();
+await disk.stop?.();
 console.log(`
 == ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}
 bare HTTP       ${bare ? `a bare node:http server answering the last round's ${last.result.requests.total} requests: ${fmt(bare.msPerRequest, 3)} ms of CPU a request (${fmt(bare.perSecond)} answers/s, p99 ${bare.p99} ms); the ingestion service ${fmt(webhooksPerRequest, 3)} ms a request, ${fmt(webhooksPerRequest / bare.msPerRequest, 1)}× bare` : 'skipped (BENCH_SKIP_BARE_HTTP)'}
@@ -453,7 +482,7 @@ ratio           ${ratios.map((x) => `${fmt(x * 100, 1)}%`).join(' · ')}: median
 answer p99      ${p99s.map((x) => `${x} ms`).join(' · ')}: median ${median(p99s)} ms   (target <= ${P99_TARGET_MS} ms: ${median(p99s) <= P99_TARGET_MS ? 'met' : 'MISSED'})
 pgbench p99     ${rounds[0].pgbenchBefore ? `${rounds.map((r) => `${fmt(r.pgbenchBefore.latency.p99, 1)}/${fmt(r.pgbenchAfter.latency.p99, 1)} ms`).join(' · ')} before/after each round: the database's own single-row insert at ${CONNECTIONS} connections` : 'skipped (BENCH_SKIP_PGBENCH)'}
 both targets    in ${both} of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}
-machine stalls  lost beyond ${STALL_BEYOND_MS} ms during the load: ${rounds.map((r) => `${fmt(r.stallsLoad.share * 100, 2)}%`).join(' · ')}; in the ${calm.length} round${calm.length === 1 ? '' : 's'} under 1%, the answer p99 was ${calm.length ? calm.map((r) => `${r.result.latency.p99} ms`).join(' · ') : 'n/a'}
+machine stalls  lost beyond ${STALL_BEYOND_MS} ms during the load: ${rounds.map((r) => `${fmt(r.stallsLoad.share * 100, 2)}%`).join(' · ')}; the disk's: ${disk.device ? rounds.map((r) => `${fmt(r.diskLoad.share * 100, 2)}%`).join(' · ') : 'not measured'}; in the ${calm.length} round${calm.length === 1 ? '' : 's'} where both were under 1%, the answer p99 was ${calm.length ? calm.map((r) => `${r.result.latency.p99} ms`).join(' · ') : 'n/a'}
 exactly once    ${exact ? `every round: the balance grew by exactly its unique transactions` : 'MISMATCH in a round (above)'}
 at target rate  ${paced ? pacedLine(paced) : 'skipped (BENCH_SKIP_TARGET_RATE, or no pgbench figure)'}`);
 process.exitCode =
