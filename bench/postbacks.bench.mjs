@@ -15,7 +15,18 @@ import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
-import { benchUser as signedUpUser, env, fmt, GATEWAY_URL, liveStream, percentile, pointsReached, root, session, sleep } from './lib/product-client.mjs';
+import {
+  benchUser as signedUpUser,
+  env,
+  fmt,
+  GATEWAY_URL,
+  liveStream,
+  percentile,
+  pointsReached,
+  root,
+  session,
+  sleep,
+} from './lib/product-client.mjs';
 
 const require = createRequire(import.meta.url);
 const TARGET_URL = env('BENCH_TARGET_URL', GATEWAY_URL).replace(/\/$/, '');
@@ -88,15 +99,32 @@ async function pgbenchInsert() {
   const script = path.join(dir, 'insert.sql');
   try {
     await db.query(`CREATE SCHEMA ${schema}`);
-    await db.query(`CREATE TABLE ${schema}.inserts (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL)`);
+    await db.query(
+      `CREATE TABLE ${schema}.inserts (id bigserial PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), note text NOT NULL)`,
+    );
     await fs.writeFile(script, `INSERT INTO ${schema}.inserts (note) VALUES ('postback');\n`);
-    const args = ['-n', '-c', String(CONNECTIONS), '-j', String(Math.min(CONNECTIONS, os.cpus().length)), '-T', String(PGBENCH_SECONDS), '-l', `--log-prefix=${path.join(dir, 'log')}`, '-f', script, PGBENCH_DATABASE_URL];
+    const args = [
+      '-n',
+      '-c',
+      String(CONNECTIONS),
+      '-j',
+      String(Math.min(CONNECTIONS, os.cpus().length)),
+      '-T',
+      String(PGBENCH_SECONDS),
+      '-l',
+      `--log-prefix=${path.join(dir, 'log')}`,
+      '-f',
+      script,
+      PGBENCH_DATABASE_URL,
+    ];
     const out = await new Promise((resolve, reject) => {
       const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
       child.stdout.on('data', (c) => (text += c));
       child.stderr.on('data', (c) => (text += c));
-      child.on('error', (err) => reject(new Error(`pgbench could not run (${err.message}): install postgresql-client or set BENCH_SKIP_PGBENCH=1`)));
+      child.on('error', (err) =>
+        reject(new Error(`pgbench could not run (${err.message}): install postgresql-client or set BENCH_SKIP_PGBENCH=1`)),
+      );
       child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}`))));
     });
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
@@ -137,7 +165,11 @@ async function bareHttpBaseline(paths) {
     const started = performance.now();
     const answered = await load({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, paths });
     const seconds = (performance.now() - started) / 1000;
-    return { msPerRequest: (processCpuMs(server.pid) - before) / answered.requests.total, perSecond: answered.requests.total / seconds, p99: answered.latency.p99 };
+    return {
+      msPerRequest: (processCpuMs(server.pid) - before) / answered.requests.total,
+      perSecond: answered.requests.total / seconds,
+      p99: answered.latency.p99,
+    };
   } finally {
     server.kill();
   }
@@ -168,13 +200,23 @@ let warmAnswersPerSecond = 0;
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
   let started = performance.now();
-  const warm = await load({ url: TARGET_URL, connections: CONNECTIONS, paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)), onStart: () => (started = performance.now()) });
+  const warm = await load({
+    url: TARGET_URL,
+    connections: CONNECTIONS,
+    paths: Array.from({ length: WARMUP_REQUESTS }, () => signedPath(user.id)),
+    onStart: () => (started = performance.now()),
+  });
   // A product that refuses the warm-up would refuse the load too: say so now, not after the settle timeout.
-  if (warm['2xx'] !== WARMUP_REQUESTS) throw new Error(`warm-up: ${warm['2xx']} of ${WARMUP_REQUESTS} postbacks answered 2xx (${warm.non2xx} other, ${warm.errors} errors, ${warm.timeouts} timeouts)`);
+  if (warm['2xx'] !== WARMUP_REQUESTS)
+    throw new Error(
+      `warm-up: ${warm['2xx']} of ${WARMUP_REQUESTS} postbacks answered 2xx (${warm.non2xx} other, ${warm.errors} errors, ${warm.timeouts} timeouts)`,
+    );
   const answeredIn = (performance.now() - started) / 1000;
   warmAnswersPerSecond = WARMUP_REQUESTS / answeredIn;
   await pointsReached(call, before + WARMUP_REQUESTS, SETTLE_TIMEOUT_MS);
-  console.log(`warm-up: ${WARMUP_REQUESTS} postbacks answered in ${fmt(answeredIn, 1)} s (${fmt(warmAnswersPerSecond)} a second), credited in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`);
+  console.log(
+    `warm-up: ${WARMUP_REQUESTS} postbacks answered in ${fmt(answeredIn, 1)} s (${fmt(warmAnswersPerSecond)} a second), credited in ${fmt((performance.now() - started) / 1000, 1)} s (not measured)`,
+  );
 }
 /** The postbacks of a load that lasts LOAD_SECONDS at `perSecond` (to the thousand), at least `fewest`; or BENCH_REQUESTS. */
 const loadSize = (perSecond, fewest) => FIXED_REQUESTS ?? Math.max(fewest, Math.round((perSecond * LOAD_SECONDS) / 1000) * 1000);
@@ -202,7 +244,9 @@ async function vacuum() {
   // And a checkpoint: each run then starts with no page written since one, as the first run did.
   await db.query('CHECKPOINT');
   await db.end();
-  console.log(`vacuum: VACUUM (ANALYZE) and CHECKPOINT of ${PGBENCH_DATABASE_URL} in ${fmt((performance.now() - started) / 1000, 1)} s (autovacuum ${autovacuum})`);
+  console.log(
+    `vacuum: VACUUM (ANALYZE) and CHECKPOINT of ${PGBENCH_DATABASE_URL} in ${fmt((performance.now() - started) / 1000, 1)} s (autovacuum ${autovacuum})`,
+  );
 }
 
 /**
@@ -214,7 +258,9 @@ async function pgbench(when) {
   if (process.env.BENCH_SKIP_PGBENCH) return undefined;
   console.log(`pgbench ${when}: single-row INSERT transactions, ${CONNECTIONS} connections, ${PGBENCH_SECONDS} s, ${PGBENCH_DATABASE_URL}`);
   const run = await pgbenchInsert();
-  console.log(`pgbench ${when}: ${fmt(run.tps)} transactions/s, latency p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms, max ${fmt(run.latency.max, 0)} ms`);
+  console.log(
+    `pgbench ${when}: ${fmt(run.tps)} transactions/s, latency p50 ${fmt(run.latency.p50, 1)} ms, p99 ${fmt(run.latency.p99, 1)} ms, max ${fmt(run.latency.max, 0)} ms`,
+  );
   return run;
 }
 
@@ -261,7 +307,9 @@ async function probe(until, visibleAfter) {
 
 /** The database's WAL counters (pg_stat_wal): what the load wrote, per credit, at the end. */
 async function walCounters() {
-  return (await queryDatabase('SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal'))[0];
+  return (
+    await queryDatabase('SELECT wal_records::float8 AS records, wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal')
+  )[0];
 }
 
 /** One query on the product's database (PGBENCH_DATABASE_URL), over a connection of its own. */
@@ -371,7 +419,10 @@ function stallLine(s, what) {
 /** A window's disk stalls (lib/disk-stalls.mjs): how long the disk under the database answered nothing while asked. */
 function diskLine(d, what) {
   if (!d) return `not measured: ${disk.missing}`;
-  const verdict = d.share >= 0.01 ? `≥ 1%: a p99 of ${DISK_STALL_BEYOND_MS} ms was out of reach in this round for any answer after a durable commit` : 'under 1%';
+  const verdict =
+    d.share >= 0.01
+      ? `≥ 1%: a p99 of ${DISK_STALL_BEYOND_MS} ms was out of reach in this round for any answer after a durable commit`
+      : 'under 1%';
   return `during ${what} ${disk.device} (Postgres' data) answered nothing while asked for up to ${fmt(d.maxMs, 0)} ms${d.over ? ` (from ${fmt(d.longestAtMs / 1000, 2)} s into it)` : ''}, ${d.over} time${d.over === 1 ? '' : 's'} over ${DISK_STALL_BEYOND_MS} ms; ${fmt(d.lostMs, 0)} ms lost beyond ${DISK_STALL_BEYOND_MS} ms, ${fmt(d.share * 100, 2)}% of it (${verdict})`;
 }
 
@@ -447,7 +498,13 @@ async function atTargetRate(rate) {
   const startPoints = (await call('GET', '/api/user')).points;
   const live = await liveStream(call).catch(() => null);
   let started = performance.now();
-  const result = await leanLoad({ url: TARGET_URL, connections: CONNECTIONS, paths: planned, rate, onStart: () => (started = performance.now()) });
+  const result = await leanLoad({
+    url: TARGET_URL,
+    connections: CONNECTIONS,
+    paths: planned,
+    rate,
+    onStart: () => (started = performance.now()),
+  });
   const answeredAt = performance.now();
   const machine = await stalls.window(started, answeredAt);
   const diskStalls = await disk.window?.(started, answeredAt);
@@ -456,7 +513,17 @@ async function atTargetRate(rate) {
   await sleep(2000);
   const credited = (await call('GET', '/api/user')).points - startPoints;
   const creditedIn = ((reachedAt ?? performance.now()) - started) / 1000;
-  return { rate, result, unique, credited, creditedIn, lagAfterLastAnswer: (reachedAt ?? NaN) - answeredAt, machine, disk: diskStalls, exact: credited === unique && reachedAt !== null };
+  return {
+    rate,
+    result,
+    unique,
+    credited,
+    creditedIn,
+    lagAfterLastAnswer: (reachedAt ?? NaN) - answeredAt,
+    machine,
+    disk: diskStalls,
+    exact: credited === unique && reachedAt !== null,
+  };
 }
 const targetRate = process.env.BENCH_SKIP_TARGET_RATE
   ? null
@@ -465,7 +532,8 @@ const paced = targetRate && Number.isFinite(targetRate) && targetRate > 0 ? awai
 
 // 8. The floor under the ingestion service's HTTP work, on the last round's requests.
 const bare = process.env.BENCH_SKIP_BARE_HTTP ? null : await bareHttpBaseline(last.planned);
-const webhooksPerRequest = (last.cpuParts.find((c) => c.part === 'webhooks')?.ms ?? NaN) * (Math.max(1, last.credited) / last.result.requests.total);
+const webhooksPerRequest =
+  (last.cpuParts.find((c) => c.part === 'webhooks')?.ms ?? NaN) * (Math.max(1, last.credited) / last.result.requests.total);
 const median = (values) => percentile(values, 50);
 const ratios = rounds.map((r) => r.ratio);
 const p99s = rounds.map((r) => r.result.latency.p99);
@@ -486,4 +554,8 @@ machine stalls  lost beyond ${STALL_BEYOND_MS} ms during the load: ${rounds.map(
 exactly once    ${exact ? `every round: the balance grew by exactly its unique transactions` : 'MISMATCH in a round (above)'}
 at target rate  ${paced ? pacedLine(paced) : 'skipped (BENCH_SKIP_TARGET_RATE, or no pgbench figure)'}`);
 process.exitCode =
-  exact && rounds.every((r) => r.result.non2xx === 0 && r.result.errors === 0) && (!paced || (paced.exact && paced.result.non2xx === 0 && paced.result.errors === 0)) ? 0 : 1;
+  exact &&
+  rounds.every((r) => r.result.non2xx === 0 && r.result.errors === 0) &&
+  (!paced || (paced.exact && paced.result.non2xx === 0 && paced.result.errors === 0))
+    ? 0
+    : 1;

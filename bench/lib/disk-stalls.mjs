@@ -102,7 +102,10 @@ export function startDiskStallProbe(dataDirectory) {
     return { missing: 'no /proc/diskstats (Linux only)' };
   }
   const line = lines.map((l) => l.trim().split(/\s+/)).find((f) => Number(f[0]) === id.major && Number(f[1]) === id.minor);
-  if (!line) return { missing: `${dataDirectory} is on device ${id.major}:${id.minor}, which /proc/diskstats does not list (an overlay or network filesystem)` };
+  if (!line)
+    return {
+      missing: `${dataDirectory} is on device ${id.major}:${id.minor}, which /proc/diskstats does not list (an overlay or network filesystem)`,
+    };
 
   const worker = new Worker(WORKER, { eval: true, workerData: { ...id, sampleMs: SAMPLE_MS } });
   worker.unref();
@@ -124,7 +127,10 @@ export function startDiskStallProbe(dataDirectory) {
 function summarise(stalls, windowMs) {
   // Time lost beyond 50 ms, inside the window only: what each stall held past its own 50th
   // millisecond, clipped to the window (a stall may begin before it or end after it).
-  const lostMs = stalls.reduce((sum, s) => sum + Math.max(0, Math.min(s.startMs + s.lengthMs, windowMs) - Math.max(s.startMs + BEYOND_MS, 0)), 0);
+  const lostMs = stalls.reduce(
+    (sum, s) => sum + Math.max(0, Math.min(s.startMs + s.lengthMs, windowMs) - Math.max(s.startMs + BEYOND_MS, 0)),
+    0,
+  );
   const longest = stalls.reduce((a, s) => (a && a.lengthMs >= s.lengthMs ? a : s), null);
   return {
     maxMs: longest?.lengthMs ?? 0,
