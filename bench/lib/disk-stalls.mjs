@@ -23,7 +23,7 @@
  * it reads two numbers from a kernel file, and no library reports a block device's stalls.
  */
 import fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { startProbeWorker } from './probe-worker.mjs';
 
 const SAMPLE_MS = 5;
 const BEYOND_MS = 50;
@@ -107,21 +107,7 @@ export function startDiskStallProbe(dataDirectory) {
       missing: `${dataDirectory} is on device ${id.major}:${id.minor}, which /proc/diskstats does not list (an overlay or network filesystem)`,
     };
 
-  const worker = new Worker(WORKER, { eval: true, workerData: { ...id, sampleMs: SAMPLE_MS } });
-  worker.unref();
-  const origin = performance.timeOrigin;
-  return {
-    device: line[2],
-    /** The disk's stalls between two moments of the bench (performance.now()). */
-    window(from, to) {
-      return new Promise((resolve, reject) => {
-        worker.once('message', (stalls) => resolve(summarise(stalls, to - from)));
-        worker.once('error', reject);
-        worker.postMessage({ from: origin + from, to: origin + to });
-      });
-    },
-    stop: () => worker.terminate(),
-  };
+  return { device: line[2], ...startProbeWorker(WORKER, { ...id, sampleMs: SAMPLE_MS }, summarise) };
 }
 
 function summarise(stalls, windowMs) {

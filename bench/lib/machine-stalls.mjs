@@ -19,8 +19,8 @@
  * Written by hand: it is a timer loop and a sum, and no library measures scheduling delay of a
  * thread from inside Node.
  */
-import { Worker } from 'node:worker_threads';
 import { percentile } from './product-client.mjs';
+import { startProbeWorker } from './probe-worker.mjs';
 
 const SLEEP_MS = 5;
 const BEYOND_MS = 50;
@@ -49,20 +49,7 @@ parentPort.on('message', ({ from, to }) => {
 
 /** Starts the probe; `window(from, to)` takes this process's performance.now() values. */
 export function startStallProbe() {
-  const worker = new Worker(WORKER, { eval: true });
-  worker.unref();
-  const origin = performance.timeOrigin;
-  return {
-    /** The stalls between two moments of the bench (performance.now()). */
-    window(from, to) {
-      return new Promise((resolve, reject) => {
-        worker.once('message', (lateness) => resolve(summarise(lateness, to - from)));
-        worker.once('error', reject);
-        worker.postMessage({ from: origin + from, to: origin + to });
-      });
-    },
-    stop: () => worker.terminate(),
-  };
+  return startProbeWorker(WORKER, undefined, summarise);
 }
 
 function summarise(lateness, windowMs) {
