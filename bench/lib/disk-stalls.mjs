@@ -42,8 +42,8 @@ function read() {
   for (const line of fs.readFileSync('/proc/diskstats', 'utf8').split('\\n')) {
     const f = line.trim().split(/\\s+/);
     if (Number(f[0]) !== major || Number(f[1]) !== minor) continue;
-    // Fields (Documentation/admin-guide/iostats.rst): 4 reads, 8 writes, 12 in flight, 15 discards and
-    // 19 flushes completed (the last two on newer kernels only).
+    // Its fields, counted from 1: 4 reads, 8 writes, 15 discards and 19 flushes completed (the last
+    // two on newer kernels only), 12 I/Os in flight.
     const completed = Number(f[3]) + Number(f[7]) + Number(f[14] ?? 0) + Number(f[18] ?? 0);
     return { completed, inFlight: Number(f[11]) };
   }
