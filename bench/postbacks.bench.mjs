@@ -456,7 +456,7 @@ ${label}
 answers         ${result.requests.total} in ${fmt(r.answeredIn, 1)} s (${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors, ${result.timeouts} timeouts): ${fmt(result.requests.total / r.answeredIn)} answers/s
 answer latency  p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
 machine stalls  ${stallLine(r.stallsLoad, 'the load')}; pgbench before and after: up to ${fmt(r.stallsPgbench[0].maxMs, 0)} and ${fmt(r.stallsPgbench[1].maxMs, 0)} ms late
-disk stalls     ${diskLine(r.diskLoad, 'the load')}${r.diskLoad ? `; pgbench before and after: up to ${fmt(r.diskPgbench[0]?.maxMs ?? NaN, 0)} and ${fmt(r.diskPgbench[1]?.maxMs ?? NaN, 0)} ms` : ''}
+disk stalls     ${diskLine(r.diskLoad, 'the load')}${r.diskLoad ? `; pgbench before and after: up to ${fmt(r.diskPgbench[0].maxMs, 0)} and ${fmt(r.diskPgbench[1].maxMs, 0)} ms` : ''}
 credits         ${r.credited} in ${fmt(r.creditedIn, 2)} s from the first request: ${fmt(r.creditsPerSecond)} credits/s (${r.unique} unique transactions, ${result.requests.total - r.unique} replays)
 answer→visible  p50 ${fmt(percentile(r.visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(r.visibleAfter, 99), 1)} ms over ${r.visibleAfter.length} probes (GET /api/tasks)${r.probeFailures ? `, ${r.probeFailures} probes not answered 200` : ''}
 CPU per credit  ${cpuLine}
