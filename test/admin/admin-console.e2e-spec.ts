@@ -154,7 +154,11 @@ describe('the admin console', () => {
 
     expect((await lia.client.get('/api/admin/users/export')).status).toBe(403);
     expect((await sys.client().get('/api/admin/users/export')).status).toBe(401);
-    const entry = (await auditEntries()).find((e) => e.action === 'users_exported');
+    // The outcome is written once the last row has been handed to the socket, so it may land a
+    // moment after the client has read the whole body.
+    const entry = await waitFor(async () => (await auditEntries()).find((e) => e.action === 'users_exported' && e.outcome), {
+      what: 'the export’s outcome in the trail',
+    });
     expect(entry).toMatchObject({ actorId: boss.id, actor: BOSS, outcome: 'succeeded', outcomeMessage: `${live} users exported` });
   });
 
