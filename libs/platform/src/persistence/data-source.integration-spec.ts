@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { TEST_DATABASE_URL } from '@esim/testing';
+import { Client } from 'pg';
+import { DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
 import { openDataSource } from './data-source';
 
 /**
@@ -22,7 +23,9 @@ describe('replicas opening a new schema together', () => {
 
   it('all open it, with each migration run once', async () => {
     // Settled, not Promise.all: every replica finishes (or fails) before the test ends.
-    const results = await Promise.allSettled([1, 2, 3, 4].map(() => openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [] })));
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [] })),
+    );
     const replicas = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     opened.push(...replicas);
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
@@ -30,10 +33,49 @@ describe('replicas opening a new schema together', () => {
     const runs = await replicas[0].query(`SELECT name, count(*)::int AS n FROM "${schema}".migrations GROUP BY name`);
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((r: { n: number }) => r.n === 1)).toBe(true);
-    const [index] = await replicas[0].query(
-      `SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass($1)`,
-      [`"${schema}".outbox_events_published`],
-    );
+    const [index] = await replicas[0].query(`SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass($1)`, [
+      `"${schema}".outbox_events_published`,
+    ]);
     expect(index).toEqual({ valid: true });
+  }, 60_000);
+});
+
+@Entity({ name: 'things' })
+class Thing {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+}
+
+/**
+ * A service's first start on a new database: every statement it sends succeeds. TypeORM, asked
+ * nothing, installs the uuid-ossp extension for entities with generated UUIDs, before the
+ * service's schema exists, so it failed on every fresh start and left an ERROR in Postgres' log
+ * for an operator to puzzle over; the migrations default those columns to gen_random_uuid().
+ */
+describe('a first start on a new database', () => {
+  const url = new URL(TEST_DATABASE_URL);
+  const name = `fresh_${randomBytes(4).toString('hex')}`;
+  url.pathname = `/${name}`;
+  const admin = new Client({ connectionString: TEST_DATABASE_URL });
+
+  beforeAll(() => admin.connect());
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('creates the database and opens the schema without a failed statement', async () => {
+    const ds = await openDataSource({ url: url.toString(), schema: 'svc', entities: [Thing], migrations: [] });
+    await ds.destroy();
+    // A backend reports its rolled-back transactions when it exits: wait until all have.
+    const stats = await waitFor(
+      async () => {
+        await admin.query('SELECT pg_stat_clear_snapshot()');
+        const [row] = (await admin.query('SELECT numbackends, xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [name]))
+          .rows;
+        return row && row.numbackends === 0 && Number(row.xact_commit) > 0 && row;
+      },
+      { what: `the statistics of ${name}` },
+    );
+    expect(Number(stats.xact_rollback)).toBe(0);
   }, 60_000);
 });

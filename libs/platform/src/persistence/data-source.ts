@@ -54,6 +54,11 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
+    // The migrations default generated UUIDs to gen_random_uuid(), built into Postgres. Left on,
+    // TypeORM installs uuid-ossp for them on every start: on a first one before the service's
+    // schema exists, which fails (data-source.integration-spec.ts), and after that into whichever
+    // service's schema comes first, an extension nothing uses.
+    installExtensions: false,
     // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
     extra: { max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` },
   });
