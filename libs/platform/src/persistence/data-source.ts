@@ -54,7 +54,8 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    // The migrations default generated UUIDs to gen_random_uuid(), built into Postgres. Left on,
+    // The migrations give every generated UUID its default (gen_random_uuid(), built into
+    // Postgres, or rewards' own uuid_v7()), and TypeORM inserts DEFAULT for it. Left on,
     // TypeORM installs uuid-ossp for them on every start: on a first one before the service's
     // schema exists, which fails (data-source.integration-spec.ts), and after that into whichever
     // service's schema comes first, an extension nothing uses.
