@@ -434,6 +434,62 @@ function lateLine(l, why) {
   return `${l.count} ${why}${l.count ? `, up to ${fmt(l.max, 1)} ms (p99 of those ${fmt(l.p99, 1)})` : ''}`;
 }
 
+/** Slow answers due this close together are one episode. */
+const EPISODE_GAP_MS = 100;
+/** Episodes listed one by one in step 6, the largest. */
+const EPISODES_LISTED = 5;
+
+/**
+ * The open loop's answers slower than the p99 target, grouped by when they were due into episodes
+ * (EPISODE_GAP_MS apart or less), each beside the disk's and the machine's stalls of 20 ms or more
+ * that overlapped it (from its first request's due time to its last one's answer): whether a
+ * missed p99 came from one pause of the disk or the machine, or from a queue with none under it.
+ */
+function slowEpisodes(latencyByRequest, rate, diskStalls, machineStalls) {
+  const episodes = [];
+  let slow = 0;
+  for (let i = 0; i < latencyByRequest.length; i++) {
+    const latency = latencyByRequest[i];
+    if (!(latency > P99_TARGET_MS)) continue;
+    slow++;
+    const due = (i * 1000) / rate;
+    const open = episodes.at(-1);
+    if (open && due - open.lastDue <= EPISODE_GAP_MS) {
+      open.lastDue = due;
+      open.count++;
+      open.worst = Math.max(open.worst, latency);
+      open.until = Math.max(open.until, due + latency);
+    } else episodes.push({ firstDue: due, lastDue: due, count: 1, worst: latency, until: due + latency });
+  }
+  const overlapping = (stalls, e) => (stalls ?? []).filter((st) => st.startMs < e.until && st.startMs + st.lengthMs > e.firstDue);
+  for (const e of episodes) {
+    e.disk = overlapping(diskStalls, e);
+    e.machine = overlapping(machineStalls, e);
+  }
+  return { slow, episodes };
+}
+
+/** Step 6's slow answers in one line: how many, and the largest episodes in time order with the stalls under them. */
+function episodesLine(total, { slow, episodes }, diskMeasured) {
+  if (slow === 0) return `none answered more than ${P99_TARGET_MS} ms after it was due`;
+  const stallsText = (stalls, what) =>
+    stalls.length
+      ? `${what} ${stalls.map((st) => `${fmt(st.lengthMs, 0)} ms at ${fmt(st.startMs / 1000, 2)} s`).join(', ')}`
+      : `${what} none`;
+  const listed = [...episodes]
+    .sort((a, b) => b.count - a.count)
+    .slice(0, EPISODES_LISTED)
+    .sort((a, b) => a.firstDue - b.firstDue)
+    .map(
+      (e) =>
+        `${fmt(e.firstDue / 1000, 2)}-${fmt(e.lastDue / 1000, 2)} s: ${e.count}, worst ${fmt(e.worst, 0)} ms (${
+          diskMeasured ? `${stallsText(e.disk, 'disk stalled')}; ` : ''
+        }${stallsText(e.machine, 'machine stalled')})`,
+    );
+  const others = episodes.length - listed.length;
+  return `${slow} answered more than ${P99_TARGET_MS} ms after it was due (${fmt((slow / total) * 100, 2)}%), in ${episodes.length} episode${episodes.length === 1 ? '' : 's'} (by due time, s into the step; stalls of 20 ms or more under each): ${listed.join(' · ')}${others > 0 ? ` · and ${others} smaller` : ''}`;
+}
+
 /** Step 6's result in one paragraph. */
 function pacedLine(p) {
   const { result } = p;
@@ -441,6 +497,7 @@ function pacedLine(p) {
   return `${result.requests.total} postbacks due at ${fmt(p.rate)}/s (${why}), an open loop over ${CONNECTIONS} connections (lean-load): ${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors
                 answer p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms from when each was due   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
                 sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms; ${lateLine(result.sentLateBecause.busy, 'found every connection busy (the product behind)')}, ${lateLine(result.sentLateBecause.timer, "had a free connection whose timer fired late (the generator's own delay)")}
+                slow answers: ${episodesLine(result.requests.total, slowEpisodes(result.latencyByRequest, p.rate, p.disk?.noted, p.machine.noted), Boolean(p.disk))}
                 credits ${p.credited} in ${fmt(p.creditedIn, 2)} s: ${fmt(p.credited / p.creditedIn)} credits/s, the last visible ${fmt(p.lagAfterLastAnswer, 0)} ms after the last answer; ${p.exact ? 'exactly once: OK' : 'exactly once: MISMATCH'}
                 ${stallLine(p.machine, 'it')}
                 ${diskLine(p.disk, 'it')}`;

@@ -27,6 +27,8 @@ import { startProbeWorker } from './probe-worker.mjs';
 
 const SAMPLE_MS = 5;
 const BEYOND_MS = 50;
+/** Stalls this long or longer are listed one by one (about four times the p99 of pgbench's own flushes on a calm disk). */
+const NOTED_MS = 20;
 
 const WORKER = `
 const fs = require('node:fs');
@@ -119,6 +121,8 @@ function summarise(stalls, windowMs) {
   );
   const longest = stalls.reduce((a, s) => (a && a.lengthMs >= s.lengthMs ? a : s), null);
   return {
+    /** Every stall of NOTED_MS or longer, in ms from the window's start, the earliest first: to set beside when slow answers came. */
+    noted: stalls.filter((s) => s.lengthMs >= NOTED_MS).sort((a, b) => a.startMs - b.startMs),
     maxMs: longest?.lengthMs ?? 0,
     /** When the longest began, in ms from the window's start (negative: before it). */
     longestAtMs: longest?.startMs ?? NaN,

@@ -16,12 +16,14 @@ const CHUNKED_END = Buffer.from('0\r\n\r\n');
  * Sends GET `paths[i]` for every i, over `connections` sockets at once, each waiting for its
  * answer before the next. Answers the counts and the latencies (ms) in the shape bench scripts
  * print: requests.total, 2xx, non2xx, errors, timeouts, latency.p50/p99/max. `onStart` is called
- * as the first connections open.
+ * as the first connections open (with `rate`, once every connection is open and the schedule starts).
  *
  * With `rate` (requests a second) the load is an open loop instead: request i is due `i / rate`
  * seconds after the start and sent then by a free connection, and its latency counts from when it
  * was due, so a request that found every connection busy counts its wait too (no coordinated
- * omission: a slow answer cannot hold back the requests behind it unseen).
+ * omission: a slow answer cannot hold back the requests behind it unseen). It then also answers
+ * `latencyByRequest`, each request's latency by its index, so a caller can say when the slow ones
+ * were due.
  */
 export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_000, onStart = () => {} }) {
   const target = new URL(url);
@@ -39,14 +41,22 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
    */
   const lateBusy = [];
   const lateTimer = [];
+  /** With `rate`: each request's latency by its index (request i was due i / rate seconds after the start), NaN if unanswered. */
+  const byRequest = rate === undefined ? null : new Float64Array(paths.length).fill(NaN);
   let next = 0;
   let answered = 0;
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
   let timeouts = 0;
-  // Set before any connection opens: an open loop's schedule counts from it.
-  const started = performance.now();
+  // A closed loop counts its seconds from before any connection opens. An open loop's schedule
+  // starts once every connection is open: a request's latency leaves out the connect, as wrk's do
+  // (the rounds' closed loop), where 50 connects at once made the first requests late by up to
+  // 68 ms (bench/postbacks-history.md, "Thirtieth round").
+  let started = performance.now();
+  let opened = 0;
+  let scheduleStarts;
+  const everyConnectionOpen = new Promise((resolve) => (scheduleStarts = resolve));
 
   const request = (path) => `GET ${path} HTTP/1.1\r\nHost: ${hostHeader}\r\nAccept: */*\r\n\r\n`;
 
@@ -58,6 +68,8 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
       let sentAt = 0;
       let current = -1;
       let timer;
+      /** Whether this connection's first open was counted towards the open loop's start. */
+      let counted = false;
 
       const send = () => {
         if (next >= paths.length) {
@@ -121,13 +133,24 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
       const connect = () => {
         socket = net.connect(port, host);
         socket.setNoDelay(true);
-        socket.on('connect', send);
+        socket.on('connect', () => {
+          if (rate === undefined || counted) return send();
+          counted = true;
+          if (++opened === connections) {
+            started = performance.now();
+            onStart();
+            scheduleStarts();
+          }
+          everyConnectionOpen.then(send);
+        });
         socket.on('data', (chunk) => {
           buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
           if (current < 0 || wholeAnswer() < 0) return;
           clearTimeout(timer);
           const status = Number(buffer.toString('latin1', 9, 12));
-          latencies[answered++] = performance.now() - sentAt;
+          const latency = performance.now() - sentAt;
+          latencies[answered++] = latency;
+          if (byRequest) byRequest[current] = latency;
           if (status >= 200 && status < 300) ok++;
           else non2xx++;
           current = -1;
@@ -149,7 +172,7 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
       connect();
     });
 
-  onStart();
+  if (rate === undefined) onStart();
   await Promise.all(Array.from({ length: connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   const round = (ms) => Math.round(ms * 10) / 10;
@@ -166,6 +189,7 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
     ...(rate === undefined
       ? {}
       : {
+          latencyByRequest: byRequest,
           sentLate: summary(late),
           sentLateBecause: {
             busy: { count: lateBusy.length, ...summary(lateBusy) },
