@@ -12,6 +12,7 @@ export const platformConfigSchema = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/esim_rewards').describe('Postgres database shared by all services; each service owns one schema in it. Created if missing.'),
   DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe("Schema the service owns (default: the service's name)."),
   DB_POOL_SIZE: envInt(10, 1).describe('Connections in the service\'s pool.'),
+  DB_POOL_MIN: envInt(0, 0).describe("Connections the pool keeps open however long they sit unused (at most DB_POOL_SIZE); the others close after 10 s unused. A request after a quiet spell then finds a warm connection instead of opening one: a new connection is a new Postgres backend, whose first statements load its catalog caches and are prepared again (the webhooks service keeps 3 by default)."),
   AMQP_URL: z.string().default('amqp://guest:guest@127.0.0.1:5672').describe('RabbitMQ URL for RPC and integration events.'),
   EVENTS_EXCHANGE: z.string().default('esim.events').describe('Durable topic exchange carrying integration events.'),
   QUEUE_PREFIX: z.string().default('').describe('Prefix for every queue name (isolates test runs and environments sharing a broker).'),

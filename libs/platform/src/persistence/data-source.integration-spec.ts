@@ -79,3 +79,48 @@ describe('a first start on a new database', () => {
     expect(Number(stats.xact_rollback)).toBe(0);
   }, 60_000);
 });
+
+/**
+ * A service's pool after a quiet spell keeps DB_POOL_MIN connections and closes the others. A
+ * burst after the spell then starts on warm connections: a new one is a new Postgres backend,
+ * opened and then loading its catalog caches, about 9 ms before its first statement is done
+ * (bench/postbacks-history.md, "Thirtieth round").
+ */
+describe('a pool after a quiet spell', () => {
+  const url = new URL(TEST_DATABASE_URL);
+  const name = `pool_${randomBytes(4).toString('hex')}`;
+  url.pathname = `/${name}`;
+  const admin = new Client({ connectionString: TEST_DATABASE_URL });
+  let ds: DataSource | undefined;
+
+  beforeAll(() => admin.connect());
+  afterAll(async () => {
+    await ds?.destroy();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  /** Connections to the test's own database, as Postgres counts them. */
+  const backends = async () =>
+    Number((await admin.query('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n);
+
+  it('keeps DB_POOL_MIN connections open and closes the others', async () => {
+    ds = await openDataSource({
+      url: url.toString(),
+      schema: 'svc',
+      entities: [],
+      migrations: [],
+      poolSize: 5,
+      poolMin: 2,
+      poolIdleMs: 200,
+    });
+    // Five statements at once open all five.
+    await Promise.all(Array.from({ length: 5 }, () => ds!.query('SELECT pg_sleep(0.1)')));
+    expect(await backends()).toBe(5);
+
+    await waitFor(async () => (await backends()) <= 2, { what: 'the connections above DB_POOL_MIN to close' });
+    // Well past the idle timeout, the two are still open.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await backends()).toBe(2);
+  }, 60_000);
+});

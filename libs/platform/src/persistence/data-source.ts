@@ -14,6 +14,10 @@ export interface PersistenceOptions {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: Function[];
   poolSize?: number;
+  /** Connections kept open however long they sit unused (DB_POOL_MIN); the others close after `poolIdleMs`. */
+  poolMin?: number;
+  /** How long a connection above `poolMin` stays open unused (pg's default: 10 s). */
+  poolIdleMs?: number;
 }
 
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
@@ -61,7 +65,12 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     // service's schema comes first, an extension nothing uses.
     installExtensions: false,
     // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
-    extra: { max: opts.poolSize ?? 10, options: `-c search_path=${opts.schema}` },
+    extra: {
+      max: opts.poolSize ?? 10,
+      min: Math.min(opts.poolMin ?? 0, opts.poolSize ?? 10),
+      ...(opts.poolIdleMs !== undefined ? { idleTimeoutMillis: opts.poolIdleMs } : {}),
+      options: `-c search_path=${opts.schema}`,
+    },
   });
 }
 
