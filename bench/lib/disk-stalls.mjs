@@ -27,7 +27,7 @@ import { startProbeWorker } from './probe-worker.mjs';
 
 const SAMPLE_MS = 5;
 const BEYOND_MS = 50;
-/** Stalls this long or longer are listed one by one (about four times the p99 of pgbench's own flushes on a calm disk). */
+/** Stalls this long or longer are listed one by one: beside answers more than 50 ms late, shorter ones explain little. */
 const NOTED_MS = 20;
 
 const WORKER = `

@@ -50,9 +50,8 @@ export async function leanLoad({ url, connections, paths, rate, timeoutMs = 30_0
   let errors = 0;
   let timeouts = 0;
   // A closed loop counts its seconds from before any connection opens. An open loop's schedule
-  // starts once every connection is open: a request's latency leaves out the connect, as wrk's do
-  // (the rounds' closed loop), where 50 connects at once made the first requests late by up to
-  // 68 ms (bench/postbacks-history.md, "Thirtieth round").
+  // starts once every connection is open: a request's latency leaves out the connect, as wrk's
+  // do in the rounds' closed loop, instead of the first requests waiting for 50 connects at once.
   let started = performance.now();
   let opened = 0;
   let scheduleStarts;
