@@ -40,6 +40,23 @@ describe('replicas opening a new schema together', () => {
   }, 60_000);
 });
 
+/**
+ * A database of the describe block's own (created by the service under test, dropped after), and
+ * an admin connection outside it to read Postgres' view of it.
+ */
+function ownDatabase(prefix: string) {
+  const url = new URL(TEST_DATABASE_URL);
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  url.pathname = `/${name}`;
+  const admin = new Client({ connectionString: TEST_DATABASE_URL });
+  beforeAll(() => admin.connect());
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+  return { url: url.toString(), name, admin };
+}
+
 @Entity({ name: 'things' })
 class Thing {
   @PrimaryGeneratedColumn('uuid') id!: string;
@@ -52,19 +69,10 @@ class Thing {
  * for an operator to puzzle over; the migrations default those columns to gen_random_uuid().
  */
 describe('a first start on a new database', () => {
-  const url = new URL(TEST_DATABASE_URL);
-  const name = `fresh_${randomBytes(4).toString('hex')}`;
-  url.pathname = `/${name}`;
-  const admin = new Client({ connectionString: TEST_DATABASE_URL });
-
-  beforeAll(() => admin.connect());
-  afterAll(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  });
+  const { url, name, admin } = ownDatabase('fresh');
 
   it('creates the database and opens the schema without a failed statement', async () => {
-    const ds = await openDataSource({ url: url.toString(), schema: 'svc', entities: [Thing], migrations: [] });
+    const ds = await openDataSource({ url, schema: 'svc', entities: [Thing], migrations: [] });
     await ds.destroy();
     // A backend reports its rolled-back transactions when it exits: wait until all have.
     const stats = await waitFor(
@@ -87,18 +95,11 @@ describe('a first start on a new database', () => {
  * (bench/postbacks-history.md, "Thirtieth round").
  */
 describe('a pool after a quiet spell', () => {
-  const url = new URL(TEST_DATABASE_URL);
-  const name = `pool_${randomBytes(4).toString('hex')}`;
-  url.pathname = `/${name}`;
-  const admin = new Client({ connectionString: TEST_DATABASE_URL });
   let ds: DataSource | undefined;
-
-  beforeAll(() => admin.connect());
-  afterAll(async () => {
-    await ds?.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  });
+  // Declared before ownDatabase's: Jest runs afterAll hooks in that order, so the pool closes
+  // before its database is dropped.
+  afterAll(() => ds?.destroy());
+  const { url, name, admin } = ownDatabase('pool');
 
   /** Connections to the test's own database, as Postgres counts them. */
   const backends = async () =>
@@ -106,7 +107,7 @@ describe('a pool after a quiet spell', () => {
 
   it('keeps DB_POOL_MIN connections open and closes the others', async () => {
     ds = await openDataSource({
-      url: url.toString(),
+      url,
       schema: 'svc',
       entities: [],
       migrations: [],

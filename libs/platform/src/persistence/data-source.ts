@@ -49,6 +49,7 @@ export async function ensureDatabase(url: string): Promise<void> {
 }
 
 export function createDataSource(opts: PersistenceOptions): DataSource {
+  const poolSize = opts.poolSize ?? 10;
   return new DataSource({
     type: 'postgres',
     url: opts.url,
@@ -64,11 +65,12 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     // schema exists, which fails (data-source.integration-spec.ts), and after that into whichever
     // service's schema comes first, an extension nothing uses.
     installExtensions: false,
-    // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
     extra: {
-      max: opts.poolSize ?? 10,
-      min: Math.min(opts.poolMin ?? 0, opts.poolSize ?? 10),
-      ...(opts.poolIdleMs !== undefined ? { idleTimeoutMillis: opts.poolIdleMs } : {}),
+      max: poolSize,
+      min: Math.min(opts.poolMin ?? 0, poolSize),
+      // pg-pool takes its default (10 s) when this is undefined.
+      idleTimeoutMillis: opts.poolIdleMs,
+      // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
       options: `-c search_path=${opts.schema}`,
     },
   });
