@@ -72,8 +72,10 @@ describe('web app: account journey in the browser', () => {
 
   it('signs out and signs back in', async () => {
     await page.goto('/profile');
+    const held = await answerAfterSessionGone(page, 'POST', '/api/logout');
     await page.getByRole('button', { name: /sign out/i }).first().click();
-    await page.waitForURL((url) => !/\/profile/.test(url.pathname));
+    await page.waitForURL((url) => url.pathname === '/');
+    await held.release();
     await page.goto('/auth?login=true');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
@@ -83,8 +85,10 @@ describe('web app: account journey in the browser', () => {
 
   it('resets a forgotten password with the emailed link and logs in with the new one', async () => {
     await page.goto('/profile');
+    const held = await answerAfterSessionGone(page, 'POST', '/api/logout');
     await page.getByRole('button', { name: /sign out/i }).first().click();
-    await page.waitForURL((url) => !/\/profile/.test(url.pathname));
+    await page.waitForURL((url) => url.pathname === '/');
+    await held.release();
     await page.goto('/auth?login=true');
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     const before = sys.mail.messages.length;
@@ -112,10 +116,30 @@ describe('web app: account journey in the browser', () => {
     await page.goto('/profile');
     await page.getByRole('button', { name: /delete (my )?account/i }).first().click();
     await expectVisible(page.getByText('Are you sure you want to delete your account? This action cannot be undone.'));
+    const held = await answerAfterSessionGone(page, 'DELETE', '/api/user/account');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete permanently' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    await held.release();
 
     const login = await sys.client().post('/api/login', { username: email, password });
     expect(login.status).toBe(401);
   });
 });
+
+/**
+ * Holds the answer to the request that ends the session until the page has learnt another way
+ * that it ended: the live stream's end event, then its check of who is signed in (GET /api/user)
+ * answered 401. A slow network can deliver them in that order, and CI once met it by chance: the
+ * page went to /auth instead of home. `release` stops holding such answers.
+ */
+async function answerAfterSessionGone(page: Page, method: string, pathname: string): Promise<{ release: () => Promise<void> }> {
+  const gone = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user' && r.request().method() === 'GET' && r.status() === 401);
+  const matches = (url: URL) => url.pathname === pathname;
+  await page.route(matches, async (route) => {
+    if (route.request().method() !== method) return route.fallback();
+    const response = await route.fetch();
+    await gone;
+    await route.fulfill({ response });
+  });
+  return { release: () => page.unroute(matches) };
+}

@@ -26,6 +26,13 @@ export interface AuthContextValue {
    * protected pages send the visitor to `redirectTo` instead of /auth.
    */
   endSession: (redirectTo?: string) => void;
+  /**
+   * Called as a request that ends the session (logout, account deletion) starts, and again with
+   * the answer. That request also ends the live stream, whose end event can reach this tab first:
+   * the check it makes then finds nobody signed in before `endSession` runs, and protected pages
+   * must already send the visitor where that request will. A failed request puts back /auth.
+   */
+  endingSession: (state: 'started' | 'failed', redirectTo?: string) => void;
   /** Where protected pages send a signed-out visitor. */
   signedOutRedirect: string;
 }
@@ -57,6 +64,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
     [queryClient],
   );
+
+  const endingSession = useCallback((state: 'started' | 'failed', redirectTo = '/') => {
+    setSignedOutRedirect(state === 'started' ? redirectTo : '/auth');
+  }, []);
 
   const startSession = useCallback(
     (user: UserView) => {
@@ -100,8 +111,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     mutationFn: async () => {
       await apiRequest('POST', '/api/logout');
     },
+    onMutate: () => endingSession('started', '/'),
     onSuccess: () => endSession('/'),
-    onError: failed('auth.toast.logoutFailed'),
+    onError: (error) => {
+      endingSession('failed');
+      failed('auth.toast.logoutFailed')(error);
+    },
   });
 
   const user = userQuery.data ?? null;
@@ -119,9 +134,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       resendMutation,
       logoutMutation,
       endSession,
+      endingSession,
       signedOutRedirect,
     }),
-    [user, status, userQuery.error, loginMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, signedOutRedirect],
+    [user, status, userQuery.error, loginMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, endingSession, signedOutRedirect],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

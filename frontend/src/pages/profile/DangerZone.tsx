@@ -11,19 +11,23 @@ export function DangerZone() {
   const { t } = useTranslation();
   const { toast } = useToast();
   const errorText = useErrorText();
-  const { endSession } = useAuth();
+  const { endSession, endingSession } = useAuth();
   const [open, setOpen] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const mutation = useMutation<void, Error, void>({
     mutationFn: async () => {
       await apiRequest('DELETE', '/api/user/account');
     },
+    onMutate: () => endingSession('started', '/'),
     onSuccess: () => {
       setOpen(false);
       toast({ title: t('profile.toast.deleted'), description: t('profile.toast.deletedText'), variant: 'success' });
       endSession('/');
     },
-    onError: (error) => toast({ title: t('profile.toast.deleteFailed'), description: errorText(error), variant: 'destructive' }),
+    onError: (error) => {
+      endingSession('failed');
+      toast({ title: t('profile.toast.deleteFailed'), description: errorText(error), variant: 'destructive' });
+    },
   });
 
   return (
