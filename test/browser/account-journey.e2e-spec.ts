@@ -71,11 +71,7 @@ describe('web app: account journey in the browser', () => {
   });
 
   it('signs out and signs back in', async () => {
-    await page.goto('/profile');
-    const held = await answerAfterSessionGone(page, 'POST', '/api/logout');
-    await page.getByRole('button', { name: /sign out/i }).first().click();
-    await page.waitForURL((url) => url.pathname === '/');
-    await held.release();
+    await signOutFromProfile(page);
     await page.goto('/auth?login=true');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
@@ -84,11 +80,7 @@ describe('web app: account journey in the browser', () => {
   });
 
   it('resets a forgotten password with the emailed link and logs in with the new one', async () => {
-    await page.goto('/profile');
-    const held = await answerAfterSessionGone(page, 'POST', '/api/logout');
-    await page.getByRole('button', { name: /sign out/i }).first().click();
-    await page.waitForURL((url) => url.pathname === '/');
-    await held.release();
+    await signOutFromProfile(page);
     await page.goto('/auth?login=true');
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     const before = sys.mail.messages.length;
@@ -125,6 +117,15 @@ describe('web app: account journey in the browser', () => {
     expect(login.status).toBe(401);
   });
 });
+
+/** Signs out with the profile page's button, which sends the visitor home. */
+async function signOutFromProfile(page: Page): Promise<void> {
+  await page.goto('/profile');
+  const held = await answerAfterSessionGone(page, 'POST', '/api/logout');
+  await page.getByRole('button', { name: /sign out/i }).first().click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await held.release();
+}
 
 /**
  * Holds the answer to the request that ends the session until the page has learnt another way
