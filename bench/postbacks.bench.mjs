@@ -497,6 +497,7 @@ function pacedLine(p) {
   return `${result.requests.total} postbacks due at ${fmt(p.rate)}/s (${why}), an open loop over ${CONNECTIONS} connections (lean-load): ${result['2xx']} 2xx, ${result.non2xx} other, ${result.errors} errors
                 answer p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms from when each was due   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
                 sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms; ${lateLine(result.sentLateBecause.busy, 'found every connection busy (the product behind)')}, ${lateLine(result.sentLateBecause.timer, "had a free connection whose timer fired late (the generator's own delay)")}
+                began at ${p.startedAt}
                 slow answers: ${episodesLine(result.requests.total, slowEpisodes(result.latencyByRequest, p.rate, p.disk?.noted, p.machine.noted), Boolean(p.disk))}
                 credits ${p.credited} in ${fmt(p.creditedIn, 2)} s: ${fmt(p.credited / p.creditedIn)} credits/s, the last visible ${fmt(p.lagAfterLastAnswer, 0)} ms after the last answer; ${p.exact ? 'exactly once: OK' : 'exactly once: MISMATCH'}
                 ${stallLine(p.machine, 'it')}
@@ -572,6 +573,9 @@ async function atTargetRate(rate) {
   const creditedIn = ((reachedAt ?? performance.now()) - started) / 1000;
   return {
     rate,
+    // Wall-clock time of the first request: the episodes are placed from it, and the services'
+    // logs (and a `perf record -k CLOCK_REALTIME` beside the bench) are stamped in wall-clock time.
+    startedAt: new Date(performance.timeOrigin + started).toISOString(),
     result,
     unique,
     credited,
