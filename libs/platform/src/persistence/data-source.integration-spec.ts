@@ -125,3 +125,44 @@ describe('a pool after a quiet spell', () => {
     expect(await backends()).toBe(2);
   }, 60_000);
 });
+
+/**
+ * DB_BACKEND_FLUSH_AFTER_KB: a service's backends ask the kernel to write their data pages out as
+ * they go. Without it, pages dirtied under load sat in the page cache until the kernel wrote them
+ * back all at once, and every answer's WAL flush waited behind that on the same disk
+ * (bench/postbacks-history.md, "Thirty-seventh round").
+ */
+describe('connections that write their pages out as they go', () => {
+  const schema = `flush_${randomBytes(4).toString('hex')}`;
+  const opened: DataSource[] = [];
+  afterAll(async () => {
+    if (opened[0]) await opened[0].query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await Promise.all(opened.map((ds) => ds.destroy()));
+  });
+
+  /** The server's own setting, as a connection without options sees it. */
+  const serverSetting = async () => {
+    const client = new Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query('SHOW backend_flush_after')).rows[0].backend_flush_after as string;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('take backend_flush_after from the setting, on every connection of the pool, and the server\'s at 0', async () => {
+    const flushing = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [], poolSize: 3, backendFlushAfterKb: 256 });
+    opened.push(flushing);
+    // Three at once: three connections, each set up alike.
+    const seen = await Promise.all([1, 2, 3].map(() => flushing.query('SELECT current_setting($1) AS v, pg_backend_pid() AS pid, pg_sleep(0.05)', ['backend_flush_after'])));
+    expect(new Set(seen.map(([row]) => row.pid)).size).toBe(3);
+    expect(seen.map(([row]) => row.v)).toEqual(['256kB', '256kB', '256kB']);
+    // The search_path set beside it still holds.
+    expect((await flushing.query('SELECT current_schema() AS s'))[0].s).toBe(schema);
+
+    const plain = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [], backendFlushAfterKb: 0 });
+    opened.push(plain);
+    expect((await plain.query('SHOW backend_flush_after'))[0].backend_flush_after).toBe(await serverSetting());
+  }, 60_000);
+});

@@ -18,6 +18,8 @@ export interface PersistenceOptions {
   poolMin?: number;
   /** How long a connection above `poolMin` stays open unused (pg's default: 10 s). */
   poolIdleMs?: number;
+  /** Postgres' backend_flush_after for these connections, in kB (DB_BACKEND_FLUSH_AFTER_KB); unset or 0: the server's setting. */
+  backendFlushAfterKb?: number;
 }
 
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
@@ -71,7 +73,7 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
       // pg-pool takes its default (10 s) when this is undefined.
       idleTimeoutMillis: opts.poolIdleMs,
       // Unqualified names in hand-written migrations and queries resolve to the service's own schema.
-      options: `-c search_path=${opts.schema}`,
+      options: `-c search_path=${opts.schema}${opts.backendFlushAfterKb ? ` -c backend_flush_after=${opts.backendFlushAfterKb}kB` : ''}`,
     },
   });
 }
