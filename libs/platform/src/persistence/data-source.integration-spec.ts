@@ -4,6 +4,17 @@ import { DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
 import { openDataSource } from './data-source';
 
+/** A new schema for one describe's DataSources (pushed to `opened`): dropped, and they closed, after it. */
+function freshSchema(prefix: string): { schema: string; opened: DataSource[] } {
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const opened: DataSource[] = [];
+  afterAll(async () => {
+    if (opened[0]) await opened[0].query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await Promise.all(opened.map((ds) => ds.destroy()));
+  });
+  return { schema, opened };
+}
+
 /**
  * Replicas of a service starting together on a schema that has migrations to run: one migrates
  * while the others wait for it. The messaging migrations build an index CONCURRENTLY, which waits
@@ -13,13 +24,7 @@ import { openDataSource } from './data-source';
  * can both find it missing: the second failed on pg_namespace's unique index.
  */
 describe('replicas opening a new schema together', () => {
-  const schema = `replicas_${randomBytes(4).toString('hex')}`;
-  const opened: DataSource[] = [];
-
-  afterAll(async () => {
-    if (opened[0]) await opened[0].query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await Promise.all(opened.map((ds) => ds.destroy()));
-  });
+  const { schema, opened } = freshSchema('replicas');
 
   it('all open it, with each migration run once', async () => {
     // Settled, not Promise.all: every replica finishes (or fails) before the test ends.
@@ -128,17 +133,13 @@ describe('a pool after a quiet spell', () => {
 
 /**
  * DB_BACKEND_FLUSH_AFTER_KB: a service's backends ask the kernel to write their data pages out as
- * they go. Without it, pages dirtied under load sat in the page cache until the kernel wrote them
- * back all at once, and every answer's WAL flush waited behind that on the same disk
+ * they go, rather than leave them to its writeback. Without it, on the thirty-seventh round's
+ * machine, every 30 s step at the target rate had a run of answers 86-170 ms late with the cores
+ * idler than usual and the kernel's workers busier; with it, one step of eight
  * (bench/postbacks-history.md, "Thirty-seventh round").
  */
 describe('connections that write their pages out as they go', () => {
-  const schema = `flush_${randomBytes(4).toString('hex')}`;
-  const opened: DataSource[] = [];
-  afterAll(async () => {
-    if (opened[0]) await opened[0].query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await Promise.all(opened.map((ds) => ds.destroy()));
-  });
+  const { schema, opened } = freshSchema('flush');
 
   /** The server's own setting, as a connection without options sees it. */
   const serverSetting = async () => {
