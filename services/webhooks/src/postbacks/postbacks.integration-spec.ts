@@ -214,6 +214,17 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
     });
   });
 
+  // The platform's DB_BACKEND_FLUSH_AFTER_KB reaches the service as started: the answers wait on
+  // their commit's WAL flush, which the kernel's writeback of data pages held back
+  // (bench/postbacks-history.md, "Thirty-seventh round").
+  it('writes its data pages out as it goes, on every connection of its pool', async () => {
+    const seen = await Promise.all(
+      [1, 2, 3].map(() => wh.db.query("SELECT current_setting('backend_flush_after') AS v, pg_backend_pid() AS pid, pg_sleep(0.05)")),
+    );
+    expect(new Set(seen.map(([row]) => row.pid)).size).toBe(3);
+    expect(seen.map(([row]) => row.v)).toEqual(['256kB', '256kB', '256kB']);
+  });
+
   it('refuses repeated parameters and malformed deliveries, recording them', async () => {
     const userId = await wh.registerUser();
     const pb = postbackFor(userId);
