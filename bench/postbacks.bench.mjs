@@ -13,6 +13,7 @@ import { cpuPerOperation, cpuSnapshot, ownCpuMs, processCpuMs } from './lib/cpu-
 import { DISK_STALL_BEYOND_MS, startDiskStallProbe } from './lib/disk-stalls.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
+import { WRITEBACK_NOTED_MB, startWritebackProbe } from './lib/writeback-bursts.mjs';
 import { planPostbacks, postbackSigner } from './lib/postback-signing.mjs';
 import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import {
@@ -426,6 +427,12 @@ function diskLine(d, what) {
   return `during ${what} ${disk.device} (Postgres' data) answered nothing while asked for up to ${fmt(d.maxMs, 0)} ms${d.over ? ` (from ${fmt(d.longestAtMs / 1000, 2)} s into it)` : ''}, ${d.over} time${d.over === 1 ? '' : 's'} over ${DISK_STALL_BEYOND_MS} ms; ${fmt(d.lostMs, 0)} ms lost beyond ${DISK_STALL_BEYOND_MS} ms, ${fmt(d.share * 100, 2)}% of it (${verdict})`;
 }
 
+/** A window's writeback bursts (lib/writeback-bursts.mjs): how much dirty page cache the kernel held, and when it wrote a lump of it back at once. */
+function writebackLine(w, what) {
+  if (!w) return `dirty pages not measured: ${writeback.missing}`;
+  return `during ${what} the kernel held up to ${fmt(w.maxMb, 0)} MB of dirty pages and ${w.noted.length ? `wrote back ${WRITEBACK_NOTED_MB} MB or more at once ${w.noted.length} time${w.noted.length === 1 ? '' : 's'}: ${w.noted.map((b) => `${fmt(b.mb, 0)} MB in ${fmt(b.lengthMs, 0)} ms at ${fmt(b.startMs / 1000, 2)} s`).join(', ')}` : `never wrote back ${WRITEBACK_NOTED_MB} MB or more at once`}`;
+}
+
 /** Whether neither the machine nor its disk put a p99 of 50 ms out of reach in a window (both probes under 1%). */
 const calmWindow = (cpu, d) => cpu.share < 0.01 && !(d?.share >= 0.01);
 
@@ -442,10 +449,11 @@ const EPISODES_LISTED = 5;
 /**
  * The open loop's answers slower than the p99 target, grouped by when they were due into episodes
  * (EPISODE_GAP_MS apart or less), each beside the disk's and the machine's stalls of 20 ms or more
- * that overlapped it (from its first request's due time to its last one's answer): whether a
- * missed p99 came from one pause of the disk or the machine, or from a queue with none under it.
+ * and the kernel's writeback bursts that overlapped it (from its first request's due time to its
+ * last one's answer): whether a missed p99 came from one pause of the disk or the machine, from
+ * the kernel writing back a lump of dirty pages, or from a queue with none under it.
  */
-function slowEpisodes(latencyByRequest, rate, diskStalls, machineStalls) {
+function slowEpisodes(latencyByRequest, rate, diskStalls, machineStalls, writebackBursts) {
   const episodes = [];
   let slow = 0;
   for (let i = 0; i < latencyByRequest.length; i++) {
@@ -465,17 +473,22 @@ function slowEpisodes(latencyByRequest, rate, diskStalls, machineStalls) {
   for (const e of episodes) {
     e.disk = overlapping(diskStalls, e);
     e.machine = overlapping(machineStalls, e);
+    e.writeback = overlapping(writebackBursts, e);
   }
   return { slow, episodes };
 }
 
 /** Step 6's slow answers in one line: how many, and the largest episodes in time order with the stalls under them. */
-function episodesLine(total, { slow, episodes }, diskMeasured) {
+function episodesLine(total, { slow, episodes }, diskMeasured, writebackMeasured) {
   if (slow === 0) return `none answered more than ${P99_TARGET_MS} ms after it was due`;
   const stallsText = (stalls, what) =>
     stalls.length
       ? `${what} ${stalls.map((st) => `${fmt(st.lengthMs, 0)} ms at ${fmt(st.startMs / 1000, 2)} s`).join(', ')}`
       : `${what} none`;
+  const writebackText = (bursts) =>
+    bursts.length
+      ? `the kernel wrote back ${bursts.map((b) => `${fmt(b.mb, 0)} MB at ${fmt(b.startMs / 1000, 2)} s`).join(', ')}`
+      : `no writeback of ${WRITEBACK_NOTED_MB} MB or more`;
   const listed = [...episodes]
     .sort((a, b) => b.count - a.count)
     .slice(0, EPISODES_LISTED)
@@ -484,10 +497,10 @@ function episodesLine(total, { slow, episodes }, diskMeasured) {
       (e) =>
         `${fmt(e.firstDue / 1000, 2)}-${fmt(e.lastDue / 1000, 2)} s: ${e.count}, worst ${fmt(e.worst, 0)} ms (${
           diskMeasured ? `${stallsText(e.disk, 'disk stalled')}; ` : ''
-        }${stallsText(e.machine, 'machine stalled')})`,
+        }${stallsText(e.machine, 'machine stalled')}${writebackMeasured ? `; ${writebackText(e.writeback)}` : ''})`,
     );
   const others = episodes.length - listed.length;
-  return `${slow} answered more than ${P99_TARGET_MS} ms after it was due (${fmt((slow / total) * 100, 2)}%), in ${episodes.length} episode${episodes.length === 1 ? '' : 's'} (by due time, s into the step; stalls of 20 ms or more under each): ${listed.join(' · ')}${others > 0 ? ` · and ${others} smaller` : ''}`;
+  return `${slow} answered more than ${P99_TARGET_MS} ms after it was due (${fmt((slow / total) * 100, 2)}%), in ${episodes.length} episode${episodes.length === 1 ? '' : 's'} (by due time, s into the step; stalls of 20 ms or more${writebackMeasured ? ` and writeback bursts of ${WRITEBACK_NOTED_MB} MB or more` : ''} under each): ${listed.join(' · ')}${others > 0 ? ` · and ${others} smaller` : ''}`;
 }
 
 /** Step 6's result in one paragraph. */
@@ -498,10 +511,11 @@ function pacedLine(p) {
                 answer p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms from when each was due   (target p99 <= ${P99_TARGET_MS} ms: ${result.latency.p99 <= P99_TARGET_MS ? 'met' : 'MISSED'})
                 sent after it was due: p50 ${result.sentLate.p50} ms, p99 ${result.sentLate.p99} ms, max ${result.sentLate.max} ms; ${lateLine(result.sentLateBecause.busy, 'found every connection busy (the product behind)')}, ${lateLine(result.sentLateBecause.timer, "had a free connection whose timer fired late (the generator's own delay)")}
                 began at ${p.startedAt}
-                slow answers: ${episodesLine(result.requests.total, slowEpisodes(result.latencyByRequest, p.rate, p.disk?.noted, p.machine.noted), Boolean(p.disk))}
+                slow answers: ${episodesLine(result.requests.total, slowEpisodes(result.latencyByRequest, p.rate, p.disk?.noted, p.machine.noted, p.writeback?.noted), Boolean(p.disk), Boolean(p.writeback))}
                 credits ${p.credited} in ${fmt(p.creditedIn, 2)} s: ${fmt(p.credited / p.creditedIn)} credits/s, the last visible ${fmt(p.lagAfterLastAnswer, 0)} ms after the last answer; ${p.exact ? 'exactly once: OK' : 'exactly once: MISMATCH'}
                 ${stallLine(p.machine, 'it')}
-                ${diskLine(p.disk, 'it')}`;
+                ${diskLine(p.disk, 'it')}
+                ${writebackLine(p.writeback, 'it')}`;
 }
 
 function report(r, label) {
@@ -531,6 +545,7 @@ const disk = await queryDatabase('SHOW data_directory').then(
   ([row]) => startDiskStallProbe(row.data_directory),
   (err) => ({ missing: `SHOW data_directory failed (${err.message}): the probe needs a role that may read it` }),
 );
+const writeback = startWritebackProbe();
 const rounds = [];
 for (let i = 1; i <= ROUNDS; i++) {
   console.log(`\n== round ${i} of ${ROUNDS}`);
@@ -566,6 +581,7 @@ async function atTargetRate(rate) {
   const answeredAt = performance.now();
   const machine = await stalls.window(started, answeredAt);
   const diskStalls = await disk.window?.(started, answeredAt);
+  const writebackBursts = await writeback.window?.(started, answeredAt);
   const reachedAt = await balanceReached(live, startPoints + unique, SETTLE_TIMEOUT_MS);
   live?.close();
   await sleep(2000);
@@ -583,6 +599,7 @@ async function atTargetRate(rate) {
     lagAfterLastAnswer: (reachedAt ?? NaN) - answeredAt,
     machine,
     disk: diskStalls,
+    writeback: writebackBursts,
     exact: credited === unique && reachedAt !== null,
   };
 }
@@ -604,6 +621,7 @@ const both = rounds.filter((r) => r.ratio >= TARGET_RATIO && r.result.latency.p9
 const calm = rounds.filter((r) => calmWindow(r.stallsLoad, r.diskLoad));
 await stalls.stop();
 await disk.stop?.();
+await writeback.stop?.();
 console.log(`
 == ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}
 bare HTTP       ${bare ? `a bare node:http server answering the last round's ${last.result.requests.total} requests: ${fmt(bare.msPerRequest, 3)} ms of CPU a request (${fmt(bare.perSecond)} answers/s, p99 ${bare.p99} ms); the ingestion service ${fmt(webhooksPerRequest, 3)} ms a request, ${fmt(webhooksPerRequest / bare.msPerRequest, 1)}× bare` : 'skipped (BENCH_SKIP_BARE_HTTP)'}
