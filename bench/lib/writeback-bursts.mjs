@@ -46,7 +46,8 @@ function tick() {
 }
 tick();
 parentPort.on('message', ({ from, to }) => {
-  // From one step before the window, so a burst at its very start is seen whole.
+  // From one step before the window, so a fall in its first 100 ms is measured against the
+  // sample before it (a burst begun earlier than that shows only its part inside the window).
   parentPort.postMessage(samples.filter(([t]) => t >= from - workerData.stepMs && t <= to).map(([t, kb]) => [t - from, kb]));
 });
 `;
@@ -65,7 +66,7 @@ export function startWritebackProbe() {
  * The window's most dirty page cache, and its bursts: { startMs, lengthMs, mb } from the window's
  * start, the earliest first (`noted`: those of NOTED_MB or more).
  */
-export function summarise(samples, windowMs) {
+function summarise(samples, windowMs) {
   const mb = (kb) => kb / 1024;
   const inside = samples.filter(([t]) => t >= 0 && t <= windowMs);
   const bursts = [];
