@@ -72,9 +72,11 @@ export function pidsOf(part) {
 function backendOwners(databaseUrl) {
   const owners = new Map();
   try {
-    const ss = execFileSync('ss', ['-tnpH', 'state', 'established', 'dport', '= :5432'], { encoding: 'utf8' });
+    // The server's port from the URL the bench was given: a Postgres beside another one listens elsewhere.
+    const serverPort = new URL(databaseUrl).port || '5432';
+    const ss = execFileSync('ss', ['-tnpH', 'state', 'established', 'dport', `= :${serverPort}`], { encoding: 'utf8' });
     const portOwner = new Map();
-    for (const m of ss.matchAll(/:(\d+)\s+\S+:5432\s.*?pid=(\d+)/g)) portOwner.set(Number(m[1]), Number(m[2]));
+    for (const m of ss.matchAll(new RegExp(`:(\\d+)\\s+\\S+:${serverPort}\\s.*?pid=(\\d+)`, 'g'))) portOwner.set(Number(m[1]), Number(m[2]));
     const rows = execFileSync('psql', [databaseUrl, '-Atc', 'SELECT pid, client_port FROM pg_stat_activity WHERE client_port IS NOT NULL'], { encoding: 'utf8' });
     for (const line of rows.trim().split('\n')) {
       const [pid, port] = line.split('|').map(Number);
