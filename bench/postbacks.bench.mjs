@@ -19,6 +19,7 @@ import { wrkInstalled, wrkLoad } from './lib/wrk-load.mjs';
 import {
   benchUser as signedUpUser,
   env,
+  flag,
   fmt,
   GATEWAY_URL,
   liveStream,
@@ -235,7 +236,7 @@ console.log(
  * each run would measure the bloat its predecessors left. BENCH_SKIP_VACUUM=1 takes it as it is.
  */
 async function vacuum() {
-  if (process.env.BENCH_SKIP_VACUUM) return;
+  if (flag('BENCH_SKIP_VACUUM')) return;
   const { Client } = require(path.join(root, 'node_modules/pg'));
   const db = new Client({ connectionString: PGBENCH_DATABASE_URL });
   await db.connect();
@@ -256,7 +257,7 @@ async function vacuum() {
  * the mean of the two, so a drift during the round moves both sides alike.
  */
 async function pgbench(when) {
-  if (process.env.BENCH_SKIP_PGBENCH) return undefined;
+  if (flag('BENCH_SKIP_PGBENCH')) return undefined;
   console.log(`pgbench ${when}: single-row INSERT transactions, ${CONNECTIONS} connections, ${PGBENCH_SECONDS} s, ${PGBENCH_DATABASE_URL}`);
   const run = await pgbenchInsert();
   console.log(
@@ -603,13 +604,13 @@ async function atTargetRate(rate) {
     exact: credited === unique && reachedAt !== null,
   };
 }
-const targetRate = process.env.BENCH_SKIP_TARGET_RATE
+const targetRate = flag('BENCH_SKIP_TARGET_RATE')
   ? null
   : Number(env('BENCH_TARGET_RATE', String(Math.round(TARGET_RATIO * (Number.isFinite(last.pgbenchTps) ? last.pgbenchTps : NaN)))));
 const paced = targetRate && Number.isFinite(targetRate) && targetRate > 0 ? await atTargetRate(targetRate) : null;
 
 // 8. The floor under the ingestion service's HTTP work, on the last round's requests.
-const bare = process.env.BENCH_SKIP_BARE_HTTP ? null : await bareHttpBaseline(last.planned);
+const bare = flag('BENCH_SKIP_BARE_HTTP') ? null : await bareHttpBaseline(last.planned);
 const webhooksPerRequest =
   (last.cpuParts.find((c) => c.part === 'webhooks')?.ms ?? NaN) * (Math.max(1, last.credited) / last.result.requests.total);
 const median = (values) => percentile(values, 50);

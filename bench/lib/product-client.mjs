@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const env = (name, fallback) => process.env[name] || fallback;
+/** A yes/no switch: on when set to anything but empty, `0`, `false` or `no` (so `BENCH_SKIP_X=0` runs X). */
+export const flag = (name) => !['', '0', 'false', 'no'].includes((process.env[name] ?? '').trim().toLowerCase());
 export const GATEWAY_URL = env('GATEWAY_URL', 'http://localhost:3000').replace(/\/$/, '');
 const MAIL_OUTBOX_DIR = env('MAIL_OUTBOX_DIR', path.join(root, 'var/mail-outbox'));
 const SIGNUP_BONUS = 100;
