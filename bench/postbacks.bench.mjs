@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cpuPerOperation, cpuSnapshot, ownCpuMs, processCpuMs } from './lib/cpu-by-process.mjs';
+import { cpuPerOperation, cpuSnapshot, machineCpu, machineCpuPerOperation, ownCpuMs, processCpuMs } from './lib/cpu-by-process.mjs';
 import { DISK_STALL_BEYOND_MS, startDiskStallProbe } from './lib/disk-stalls.mjs';
 import { leanLoad } from './lib/lean-load.mjs';
 import { STALL_BEYOND_MS, startStallProbe } from './lib/machine-stalls.mjs';
@@ -89,7 +89,9 @@ async function pgbenchLatency(dir) {
  * every transaction, `-l`): the cheapest durable write this database makes at the load's
  * connection count, the baseline under the answer p99, since a provider's answer also waits for a
  * commit's flush. Logging every transaction did not move pgbench's TPS (bench/postbacks-history.md,
- * "Twenty-second round").
+ * "Twenty-second round"). And what a transaction cost the whole machine's CPU (machineCpu), so a
+ * credit's price can be read in transactions: the ratio is about their quotient where both loads
+ * keep the cores busy.
  */
 async function pgbenchInsert() {
   const { Client } = require(path.join(root, 'node_modules/pg'));
@@ -119,6 +121,7 @@ async function pgbenchInsert() {
       script,
       PGBENCH_DATABASE_URL,
     ];
+    const cpuBefore = machineCpu();
     const out = await new Promise((resolve, reject) => {
       const child = spawn('pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
@@ -129,9 +132,11 @@ async function pgbenchInsert() {
       );
       child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}`))));
     });
+    const cpuAfter = machineCpu();
     const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(out) ?? /tps = ([\d.]+)/.exec(out);
     if (!tps) throw new Error(`no tps in pgbench's output:\n${out}`);
-    return { tps: Number(tps[1]), latency: await pgbenchLatency(dir) };
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
+    return { tps: Number(tps[1]), latency: await pgbenchLatency(dir), cpu: machineCpuPerOperation(cpuBefore, cpuAfter, transactions) };
   } finally {
     await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await db.end();
@@ -358,6 +363,7 @@ async function measureRound() {
   const live = await liveStream(call).catch(() => null);
   const walBefore = await walCounters();
   const cpuBefore = cpuSnapshot(PGBENCH_DATABASE_URL);
+  const machineBefore = machineCpu();
   const ownCpuBefore = ownCpuMs();
   const visibleAfter = [];
   const until = { done: false };
@@ -377,6 +383,7 @@ async function measureRound() {
   const creditedIn = ((reachedAt ?? performance.now()) - started) / 1000;
   const ownCpu = ownCpuMs() - ownCpuBefore;
   const cpuAfter = cpuSnapshot(PGBENCH_DATABASE_URL);
+  const machineAfter = machineCpu();
   const walAfter = await walCounters();
   const probeFailures = await probing;
   await sleep(2000);
@@ -387,6 +394,11 @@ async function measureRound() {
   const diskPgbenchAfter = await disk.window?.(pgbenchAfterFrom, performance.now());
   const pgbenchTps = pgbenchBefore === undefined ? NaN : (pgbenchBefore.tps + pgbenchAfter.tps) / 2;
   const creditsPerSecond = credited / creditedIn;
+  const creditCpu = machineCpuPerOperation(machineBefore, machineAfter, credited);
+  const pgbenchCpu = [pgbenchBefore?.cpu, pgbenchAfter?.cpu].filter(Boolean);
+  const transactionCpu = pgbenchCpu.length
+    ? { ms: pgbenchCpu.reduce((a, c) => a + c.ms, 0) / pgbenchCpu.length, kernelShare: pgbenchCpu.reduce((a, c) => a + c.kernelShare, 0) / pgbenchCpu.length }
+    : null;
   return {
     planned,
     result,
@@ -400,6 +412,9 @@ async function measureRound() {
     probeFailures,
     cpuParts: cpuPerOperation(cpuBefore, cpuAfter, Math.max(1, credited)),
     ownCpuPerCredit: ownCpu / Math.max(1, credited),
+    creditCpu,
+    transactionCpu,
+    creditInTransactions: creditCpu && transactionCpu ? creditCpu.ms / transactionCpu.ms : NaN,
     walPer: (key) => (walAfter[key] - walBefore[key]) / Math.max(1, credited),
     pgbenchBefore,
     pgbenchAfter,
@@ -519,6 +534,19 @@ function pacedLine(p) {
                 ${writebackLine(p.writeback, 'it')}`;
 }
 
+/**
+ * The whole machine's CPU a credit and a pgbench transaction: the ratio is about the one over the
+ * other where both loads keep the cores busy, and the kernel's share says how much of each is
+ * system calls, context switches and the network stack, whose price differs most between machines
+ * (bench/postbacks-history.md, "Fortieth round").
+ */
+function machineLine(r) {
+  if (!r.creditCpu) return 'n/a (needs Linux /proc)';
+  const credit = `a credit ${fmt(r.creditCpu.ms, 3)} ms (${fmt(r.creditCpu.kernelShare * 100, 0)}% in the kernel; the load generator and probes included)`;
+  if (!r.transactionCpu) return credit;
+  return `${credit}, a pgbench transaction ${fmt(r.transactionCpu.ms, 3)} ms (${fmt(r.transactionCpu.kernelShare * 100, 0)}%; pgbench included, mean of before and after): a credit costs ${fmt(r.creditInTransactions, 1)} transactions, and ${TARGET_RATIO * 100}% of pgbench TPS allows ${fmt(1 / TARGET_RATIO, 0)} where both keep the cores busy`;
+}
+
 function report(r, label) {
   const cpuLine = r.cpuParts.length
     ? `${r.cpuParts.map((c) => `${c.part} ${fmt(c.ms, 3)}`).join(', ')}; load generator (${LOAD}) ${fmt(r.ownCpuPerCredit, 3)} (ms per credit, from the first request to the last credit visible; pg:<service> = its Postgres backends)`
@@ -533,6 +561,7 @@ disk stalls     ${diskLine(r.diskLoad, 'the load')}${r.diskLoad ? `; pgbench bef
 credits         ${r.credited} in ${fmt(r.creditedIn, 2)} s from the first request: ${fmt(r.creditsPerSecond)} credits/s (${r.unique} unique transactions, ${result.requests.total - r.unique} replays)
 answer→visible  p50 ${fmt(percentile(r.visibleAfter, 50), 1)} ms, p99 ${fmt(percentile(r.visibleAfter, 99), 1)} ms over ${r.visibleAfter.length} probes (GET /api/tasks)${r.probeFailures ? `, ${r.probeFailures} probes not answered 200` : ''}
 CPU per credit  ${cpuLine}
+machine CPU     ${machineLine(r)}
 WAL per credit  ${fmt(r.walPer('bytes') / 1024, 1)} KB, ${fmt(r.walPer('records'), 1)} records, ${fmt(r.walPer('fpi'), 2)} full-page images (whole server, pg_stat_wal)
 pgbench         ${r.pgbenchBefore ? `${fmt(r.pgbenchTps)} single-row insert transactions/s (mean of ${fmt(r.pgbenchBefore.tps)} before and ${fmt(r.pgbenchAfter.tps)} after the load); their latency p99 ${fmt(r.pgbenchBefore.latency.p99, 1)} and ${fmt(r.pgbenchAfter.latency.p99, 1)} ms (p50 ${fmt(r.pgbenchBefore.latency.p50, 1)} and ${fmt(r.pgbenchAfter.latency.p50, 1)}, max ${fmt(r.pgbenchBefore.latency.max, 0)} and ${fmt(r.pgbenchAfter.latency.max, 0)}), beside the answers' ${result.latency.p99} ms` : 'skipped (BENCH_SKIP_PGBENCH)'}
 ratio           credits/s = ${fmt(r.ratio * 100, 1)}% of pgbench TPS   (target >= ${TARGET_RATIO * 100}%: ${r.ratio >= TARGET_RATIO ? 'met' : 'MISSED'})
@@ -628,6 +657,7 @@ console.log(`
 bare HTTP       ${bare ? `a bare node:http server answering the last round's ${last.result.requests.total} requests: ${fmt(bare.msPerRequest, 3)} ms of CPU a request (${fmt(bare.perSecond)} answers/s, p99 ${bare.p99} ms); the ingestion service ${fmt(webhooksPerRequest, 3)} ms a request, ${fmt(webhooksPerRequest / bare.msPerRequest, 1)}× bare` : 'skipped (BENCH_SKIP_BARE_HTTP)'}
 ratio           ${ratios.map((x) => `${fmt(x * 100, 1)}%`).join(' · ')}: median ${fmt(median(ratios) * 100, 1)}% of pgbench TPS   (target >= ${TARGET_RATIO * 100}%: ${median(ratios) >= TARGET_RATIO ? 'met' : 'MISSED'})
 answer p99      ${p99s.map((x) => `${x} ms`).join(' · ')}: median ${median(p99s)} ms   (target <= ${P99_TARGET_MS} ms: ${median(p99s) <= P99_TARGET_MS ? 'met' : 'MISSED'})
+machine CPU     ${rounds[0].transactionCpu ? `a credit costs ${rounds.map((r) => fmt(r.creditInTransactions, 1)).join(' · ')} pgbench transactions of the whole machine's CPU: median ${fmt(median(rounds.map((r) => r.creditInTransactions)), 1)} (${fmt(1 / TARGET_RATIO, 0)} or fewer for ${TARGET_RATIO * 100}% where both keep the cores busy)` : 'n/a (needs Linux /proc and pgbench)'}
 pgbench p99     ${rounds[0].pgbenchBefore ? `${rounds.map((r) => `${fmt(r.pgbenchBefore.latency.p99, 1)}/${fmt(r.pgbenchAfter.latency.p99, 1)} ms`).join(' · ')} before/after each round: the database's own single-row insert at ${CONNECTIONS} connections` : 'skipped (BENCH_SKIP_PGBENCH)'}
 both targets    in ${both} of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}
 machine stalls  lost beyond ${STALL_BEYOND_MS} ms during the load: ${rounds.map((r) => `${fmt(r.stallsLoad.share * 100, 2)}%`).join(' · ')}; the disk's: ${disk.device ? rounds.map((r) => `${fmt(r.diskLoad.share * 100, 2)}%`).join(' · ') : 'not measured'}; in the ${calm.length} round${calm.length === 1 ? '' : 's'} where both were under 1%, the answer p99 was ${calm.length ? calm.map((r) => `${r.result.latency.p99} ms`).join(' · ') : 'n/a'}

@@ -34,6 +34,28 @@ export function ownCpuMs() {
   return (own.user + own.system) / 1000 + children;
 }
 
+/**
+ * The whole machine's CPU so far, in ticks (first line of /proc/stat): busy (user, nice, system,
+ * irq, softirq; not idle, iowait or the host's steal) and the kernel's part of it (system, irq,
+ * softirq). Null where there is no /proc. Beside pgbench it is the one way to price a transaction
+ * with pgbench's own client and every backend in it; the idle product's background is in it too.
+ */
+export function machineCpu() {
+  try {
+    const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { busy: user + nice + system + irq + softirq, kernel: system + irq + softirq };
+  } catch {
+    return null;
+  }
+}
+
+/** Ms of the machine's CPU per operation between two machineCpu() readings, and the kernel's share of it. */
+export function machineCpuPerOperation(before, after, operations) {
+  if (!before || !after || !(operations > 0)) return null;
+  const busy = after.busy - before.busy;
+  return { ms: (busy * TICK_MS) / operations, kernelShare: busy > 0 ? (after.kernel - before.kernel) / busy : NaN };
+}
+
 /** CPU (ms) one process has used so far: utime + stime of /proc/<pid>/stat; NaN where there is no /proc. */
 export function processCpuMs(pid) {
   try {
