@@ -395,10 +395,9 @@ async function measureRound() {
   const pgbenchTps = pgbenchBefore === undefined ? NaN : (pgbenchBefore.tps + pgbenchAfter.tps) / 2;
   const creditsPerSecond = credited / creditedIn;
   const creditCpu = machineCpuPerOperation(machineBefore, machineAfter, credited);
-  const pgbenchCpu = [pgbenchBefore?.cpu, pgbenchAfter?.cpu].filter(Boolean);
-  const transactionCpu = pgbenchCpu.length
-    ? { ms: pgbenchCpu.reduce((a, c) => a + c.ms, 0) / pgbenchCpu.length, kernelShare: pgbenchCpu.reduce((a, c) => a + c.kernelShare, 0) / pgbenchCpu.length }
-    : null;
+  // The mean of the runs before and after, as for pgbenchTps (both or neither: pgbench skipped, or no /proc).
+  const [cpuB, cpuA] = [pgbenchBefore?.cpu, pgbenchAfter?.cpu];
+  const transactionCpu = cpuB && cpuA ? { ms: (cpuB.ms + cpuA.ms) / 2, kernelShare: (cpuB.kernelShare + cpuA.kernelShare) / 2 } : null;
   return {
     planned,
     result,
