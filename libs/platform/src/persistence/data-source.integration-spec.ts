@@ -104,11 +104,17 @@ describe('a pool after a quiet spell', () => {
   // Declared before ownDatabase's: Jest runs afterAll hooks in that order, so the pool closes
   // before its database is dropped.
   afterAll(() => ds?.destroy());
+  let gate: Client | undefined;
+  afterAll(() => gate?.end());
   const { url, name, admin } = ownDatabase('pool');
+  let gatePid = 0;
 
-  /** Connections to the test's own database, as Postgres counts them. */
+  /** The pool's connections to the test's own database, as Postgres counts them (the gate's not). */
   const backends = async () =>
-    Number((await admin.query('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n);
+    Number(
+      (await admin.query('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [name, gatePid]))
+        .rows[0].n,
+    );
 
   it('keeps DB_POOL_MIN connections open and closes the others', async () => {
     ds = await openDataSource({
@@ -120,9 +126,20 @@ describe('a pool after a quiet spell', () => {
       poolMin: 2,
       poolIdleMs: 200,
     });
-    // Five statements at once open all five.
-    await Promise.all(Array.from({ length: 5 }, () => ds!.query('SELECT pg_sleep(0.1)')));
+    // Five statements at once open all five. They wait on a lock the gate holds, so all five are
+    // counted while still busy: counted after they had finished, on a loaded machine (CI) the idle
+    // timeout had already closed some of them before the count was taken.
+    gate = new Client({ connectionString: url });
+    await gate.connect();
+    gatePid = (await gate.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    await gate.query('SELECT pg_advisory_lock(1)');
+    const five = Promise.all(Array.from({ length: 5 }, () => ds!.query('SELECT pg_advisory_xact_lock_shared(1)')));
+    await waitFor(async () => (await backends()) >= 5, { what: 'five connections open at once' });
     expect(await backends()).toBe(5);
+    await gate.query('SELECT pg_advisory_unlock(1)');
+    await five;
+    await gate.end();
+    gate = undefined;
 
     await waitFor(async () => (await backends()) <= 2, { what: 'the connections above DB_POOL_MIN to close' });
     // Well past the idle timeout, the two are still open.
