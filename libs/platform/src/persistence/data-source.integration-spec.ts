@@ -184,3 +184,22 @@ describe('connections that write their pages out as they go', () => {
     expect((await plain.query('SHOW backend_flush_after'))[0].backend_flush_after).toBe(await serverSetting());
   }, 60_000);
 });
+
+/**
+ * Every service shares one database: the application_name its connections carry is how an operator
+ * reading pg_stat_activity, or a lock wait in the server's log, tells whose connection it is.
+ */
+describe('connections that say whose they are', () => {
+  const { schema, opened } = freshSchema('named');
+
+  it('carry the service name as application_name, on every connection of the pool', async () => {
+    const named = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [], poolSize: 2, applicationName: 'rewards' });
+    opened.push(named);
+    // Two at once: two connections, each named.
+    const seen = await Promise.all(
+      [1, 2].map(() => named.query('SELECT application_name AS name, pid, pg_sleep(0.05) FROM pg_stat_activity WHERE pid = pg_backend_pid()')),
+    );
+    expect(new Set(seen.map(([row]) => row.pid)).size).toBe(2);
+    expect(seen.map(([row]) => row.name)).toEqual(['rewards', 'rewards']);
+  }, 60_000);
+});

@@ -20,6 +20,12 @@ export interface PersistenceOptions {
   poolIdleMs?: number;
   /** Postgres' backend_flush_after for these connections, in kB (DB_BACKEND_FLUSH_AFTER_KB); unset or 0: the server's setting. */
   backendFlushAfterKb?: number;
+  /**
+   * Postgres' application_name of these connections: the service's name, so that an operator
+   * reading pg_stat_activity (or a lock wait in the server's log) sees whose connection it is;
+   * every service shares one database.
+   */
+  applicationName?: string;
 }
 
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
@@ -67,6 +73,7 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
     // schema exists, which fails (data-source.integration-spec.ts), and after that into whichever
     // service's schema comes first, an extension nothing uses.
     installExtensions: false,
+    applicationName: opts.applicationName,
     extra: {
       max: poolSize,
       min: Math.min(opts.poolMin ?? 0, poolSize),

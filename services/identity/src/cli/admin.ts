@@ -21,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
     entities: IDENTITY_ENTITIES,
     migrations: IDENTITY_MIGRATIONS,
     poolSize: 2,
+    applicationName: 'identity admin',
   });
   try {
     const result = await runAdminCommand(db, command as AdminCommand, email);
