@@ -187,7 +187,8 @@ describe('connections that write their pages out as they go', () => {
 
 /**
  * Every service shares one database: the application_name its connections carry is how an operator
- * reading pg_stat_activity, or a lock wait in the server's log, tells whose connection it is.
+ * reading pg_stat_activity tells whose connection it is (a service's own, through
+ * ServicePlatformModule: offerwall-credits.integration-spec.ts, a transaction waiting for a lock).
  */
 describe('connections that say whose they are', () => {
   const { schema, opened } = freshSchema('named');

@@ -22,8 +22,8 @@ export interface PersistenceOptions {
   backendFlushAfterKb?: number;
   /**
    * Postgres' application_name of these connections: the service's name, so that an operator
-   * reading pg_stat_activity (or a lock wait in the server's log) sees whose connection it is;
-   * every service shares one database.
+   * reading pg_stat_activity (or the server's log, where log_line_prefix has %a) sees whose
+   * connection it is; every service shares one database. An application_name in the URL wins.
    */
   applicationName?: string;
 }

@@ -237,6 +237,8 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
       const reversed = await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(reversal));
       let first: number[] = [];
       await waitFor(async () => (first = await waitingBehind([holderPid])).length === 1, { what: "the reversal's transaction waiting for the account" });
+      // What an operator reading pg_stat_activity sees of the waiting transaction: whose it is.
+      expect(await rewards.db.query('SELECT application_name AS name FROM pg_stat_activity WHERE pid = ANY($1::int[])', [first])).toEqual([{ name: 'rewards' }]);
       const credited = await rewards.publish(OfferwallPostbacksAccepted, acceptedTogether(credit));
       await waitFor(async () => (await waitingBehind([holderPid, ...first])).filter((pid) => !first.includes(pid)).length === 1, {
         what: "the credit's transaction waiting behind it",
