@@ -40,19 +40,16 @@ class RewardsProcess {
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-    const gone = exited.then((how) => `rewards exited (${how}) before it was ready:\n${stderr}`);
-    await waitFor(
-      async () => {
-        const ready = fetch(`http://127.0.0.1:${port}/health/ready`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        const outcome = await Promise.race([ready, gone]);
-        if (typeof outcome === 'string') throw new Error(outcome);
-        return outcome;
-      },
-      { timeoutMs: 30_000, intervalMs: 100, what: 'rewards to be ready' },
-    ).catch(async (err: Error) => {
+    // A process that exits before it is ready fails the wait at once, with what it printed.
+    const gone = exited.then((how) => {
+      throw new Error(`rewards exited (${how}) before it was ready:\n${stderr}`);
+    });
+    const ready = waitFor(() => fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      what: 'rewards to be ready',
+    });
+    await Promise.race([ready, gone]).catch((err: Error) => {
       child.kill('SIGKILL');
       throw err;
     });
