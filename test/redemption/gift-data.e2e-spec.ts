@@ -1,7 +1,19 @@
+import { maskIccid } from '@esim/contracts';
 import { uniqueEmail } from '../support/accounts';
 import type { System } from '../support/system';
 import pt from '../../services/notifications/src/templates/locales/pt.json';
-import { balance, claimGift, DEMO_ICCID, expectLedgerSound, newEsim, Redeemer, signUpRedeemer, startRedemptionSystem, topUp, UNKNOWN_ICCID } from './redemption-support';
+import {
+  balance,
+  claimGift,
+  DEMO_ICCID,
+  expectLedgerSound,
+  newEsim,
+  Redeemer,
+  signUpRedeemer,
+  startRedemptionSystem,
+  topUp,
+  UNKNOWN_ICCID,
+} from './redemption-support';
 
 const BOSS = uniqueEmail('boss');
 
@@ -87,7 +99,7 @@ describe('data gifts', () => {
     const [a, b] = await Promise.all([claimGift(lia.client, topUp(DEMO_ICCID, '3GB'), key), claimGift(lia.client, topUp(DEMO_ICCID, '3GB'), key)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.json()).toEqual(b.json());
-    expect(a.json()).toMatchObject({ status: 'completed', amountGB: 3, pointsUsed: 0, iccid: DEMO_ICCID });
+    expect(a.json()).toMatchObject({ status: 'completed', amountGB: 3, pointsUsed: 0, iccid: maskIccid(DEMO_ICCID), lpaCode: null, qrCode: null });
     expect((await gifts()).pendingGifts).toHaveLength(1);
     expect((await gifts()).dataGiftedGB).toBe(4);
   });

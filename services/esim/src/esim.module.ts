@@ -12,6 +12,7 @@ import { DataGifts1732060900000 } from './migrations/1732060900000-data-gifts';
 import { KeepGoSandbox1732060950000 } from './migrations/1732060950000-keepgo-sandbox';
 import { EsimRedemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { EsimOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
+import { EsimOwnLines1736100000000 } from './migrations/1736100000000-own-lines';
 import { DeliveryResolutions } from './operator-queue/delivery-resolutions';
 import { OperatorOutcomeListener } from './operator-queue/operator-outcome.listener';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
@@ -41,7 +42,7 @@ export class EsimModule {
           name: 'esim',
           config,
           entities: [DataGift, Provisioning, EsimLineRecord, ...KeepGoModule.entities],
-          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000],
+          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000],
         }),
         KeepGoModule.register(config),
       ],

@@ -11,6 +11,7 @@ import { Ledger } from './ledger/ledger';
 import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
+import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-redemption-own-lines';
 import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
@@ -44,6 +45,7 @@ export class RewardsModule {
             Redemptions1732063000000,
             webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
             RewardsAdminConsole1734200000000,
+            RedemptionOwnLines1736100000000,
           ],
         }),
       ],

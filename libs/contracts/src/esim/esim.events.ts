@@ -17,7 +17,9 @@ const provisioningFacts = {
 
 /**
  * The provider delivered the data: a new line (iccid + lpaCode) or a top-up of `iccid`. Published
- * once per redemption. Rewards posts the reservation; notifications emails a new eSIM's QR.
+ * once per redemption. Rewards posts the reservation; notifications emails a new eSIM's QR. A
+ * top-up of a line that is not in the redeemer's wallet (`ownLine` false) carries no lpaCode and
+ * no msisdn: topping up an eSIM never hands it over.
  */
 export const ProvisioningSucceeded = defineEvent(
   'esim',
@@ -26,6 +28,8 @@ export const ProvisioningSucceeded = defineEvent(
   z.object({
     ...provisioningFacts,
     iccid: z.string(),
+    /** The line is in the redeemer's wallet (a new eSIM, or a top-up of their own line). Absent before it existed: not theirs. */
+    ownLine: z.boolean().default(false),
     lpaCode: z.string().nullable(),
     msisdn: z.string().nullable(),
     /** The delivered data_gifts row. */

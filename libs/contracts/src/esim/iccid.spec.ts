@@ -1,5 +1,5 @@
 import { iccidSchema } from '../http/redemption.http';
-import { passesLuhn } from './iccid';
+import { maskIccid, passesLuhn } from './iccid';
 
 describe('ICCIDs', () => {
   it('accepts 19 or 20 digits starting with 89, whatever the check digit', () => {
@@ -15,5 +15,10 @@ describe('ICCIDs', () => {
     expect(passesLuhn('8900000000000000001')).toBe(false);
     expect(passesLuhn('79927398713')).toBe(true);
     expect(passesLuhn('x')).toBe(false);
+  });
+
+  it('masks an ICCID to its last 4 digits', () => {
+    expect(maskIccid('8900000000000000001')).toBe('••••0001');
+    expect(maskIccid(' 89012345678901234567 ')).toBe('••••4567');
   });
 });

@@ -15,3 +15,12 @@ export function passesLuhn(digits: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/**
+ * An ICCID as shown to someone who topped up a line that is not in their wallet (docs/decisions.md,
+ * "Topping up someone else's eSIM"): its last 4 digits only. Enough to tell which line was topped
+ * up, never enough to name it.
+ */
+export function maskIccid(iccid: string): string {
+  return `••••${iccid.trim().slice(-4)}`;
+}

@@ -32,6 +32,13 @@ export const redemptionViewSchema = z.object({
   pointsUsed: z.number().int(),
   country: z.string().nullable(),
   iccid: z.string().nullable(),
+  /**
+   * Whether the delivered line is in the redeemer's wallet: always for a new eSIM, for a top-up
+   * only when the redeemer holds the line. Only then may the view carry its activation material
+   * (lpaCode, msisdn) and the full ICCID; a top-up of anyone else's line shows the data added and
+   * the masked ICCID (docs/decisions.md, "Topping up someone else's eSIM").
+   */
+  ownLine: z.boolean(),
   lpaCode: z.string().nullable(),
   msisdn: z.string().nullable(),
   /** The data_gifts row the delivery wrote (or the admin gift that was claimed). */

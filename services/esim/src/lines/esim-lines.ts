@@ -48,6 +48,14 @@ export class EsimLines {
     return m.findOneByOrFail(EsimLineRecord, { id: row.id });
   }
 
+  /**
+   * Whether the line is in the user's wallet: only its holder (the wallet that received it) ever
+   * sees its activation material (docs/decisions.md, "Topping up someone else's eSIM").
+   */
+  async holds(m: EntityManager, userId: string, iccid: string): Promise<boolean> {
+    return m.exists(EsimLineRecord, { where: { userId, iccid } });
+  }
+
   async listFor(m: EntityManager, userId: string): Promise<EsimLine[]> {
     const rows = await m.find(EsimLineRecord, { where: { userId }, order: { lastDeliveredAt: 'DESC' }, take: 200 });
     return rows.map(toLine);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DeliveryResolved } from '@esim/contracts';
+import { DeliveryResolved, maskIccid } from '@esim/contracts';
 import { Tx } from '@esim/platform';
 import type { ProvisioningOutcome, ProvisioningOutcomeListener } from '../provisioning/provisioning-outcome-listener';
 import type { DeliveredLine } from '../provisioning/provisioning-outcomes';
@@ -21,7 +21,12 @@ interface ActionRow {
 export class OperatorOutcomeListener implements ProvisioningOutcomeListener {
   private readonly log = new Logger('OperatorQueue');
 
-  async onOutcome(tx: Tx, p: Provisioning, outcome: ProvisioningOutcome, { line, reason }: { line: DeliveredLine | null; reason: string | null }): Promise<void> {
+  async onOutcome(
+    tx: Tx,
+    p: Provisioning,
+    outcome: ProvisioningOutcome,
+    { line, reason, ownLine }: { line: DeliveredLine | null; reason: string | null; ownLine: boolean },
+  ): Promise<void> {
     const m = tx.manager;
     const [last]: ActionRow[] = await m.query(
       'SELECT action, admin_id FROM provisioning_operator_actions WHERE provisioning_id = $1 ORDER BY seq DESC LIMIT 1',
@@ -47,7 +52,8 @@ export class OperatorOutcomeListener implements ProvisioningOutcomeListener {
       amountGB: p.amountGB,
       points: p.points,
       resolution,
-      iccid: line?.iccid ?? p.targetIccid,
+      // The user's email names a line outside their wallet by its masked ICCID only (docs/decisions.md).
+      iccid: ownLine || p.kind === 'new' ? (line?.iccid ?? p.targetIccid) : p.targetIccid && maskIccid(p.targetIccid),
       resolvedBy: last.admin_id,
       reason,
       resolvedAt: new Date().toISOString(),

@@ -12,5 +12,6 @@ export type ProvisioningOutcome = 'succeeded' | 'refused' | 'manual_transfer_req
  * an operator's retry, delivery or refund (services/esim/src/operator-queue/).
  */
 export interface ProvisioningOutcomeListener {
-  onOutcome(tx: Tx, p: Provisioning, outcome: ProvisioningOutcome, detail: { line: DeliveredLine | null; reason: string | null }): Promise<void>;
+  /** `ownLine`: the delivered line is in the user's wallet (false for a refusal or a manual transfer). */
+  onOutcome(tx: Tx, p: Provisioning, outcome: ProvisioningOutcome, detail: { line: DeliveredLine | null; reason: string | null; ownLine: boolean }): Promise<void>;
 }

@@ -40,13 +40,20 @@ export class ProvisioningOutcomes {
     @Optional() @Inject(PROVISIONING_OUTCOME_LISTENER) private readonly listener?: ProvisioningOutcomeListener,
   ) {}
 
-  /** The data is on the line: a delivered data_gifts row, the wallet line, ProvisioningSucceeded. */
+  /**
+   * The data is on the line: a delivered data_gifts row, ProvisioningSucceeded, and the wallet line
+   * when the line is the user's. A new eSIM is; a top-up is only when the user already holds the
+   * line. A top-up of any other line (a family member's, or an ICCID someone typed) adds data and
+   * nothing else: no wallet line, and no activation code or phone number recorded or published, so
+   * topping up an eSIM never hands it over (docs/decisions.md, "Topping up someone else's eSIM").
+   */
   succeeded(id: string, line: DeliveredLine): Promise<boolean> {
     return this.uow.run(async (tx) => {
       const p = await this.inProgress(tx.manager, id);
       if (!p) return false;
       const m = tx.manager;
       const now = new Date();
+      const ownLine = p.kind === 'new' || (await this.lines.holds(m, p.userId, line.iccid));
       let giftId: string;
       if (p.source === 'gift') {
         giftId = p.claimedGiftId!;
@@ -72,37 +79,45 @@ export class ProvisioningOutcomes {
           deliveredAt: now,
         });
       }
+      const wallet = ownLine
+        ? await this.lines.delivered(m, {
+            userId: p.userId,
+            iccid: line.iccid,
+            lpaCode: line.lpaCode,
+            msisdn: line.msisdn,
+            planTier: p.planTier,
+            amountGB: p.amountGB,
+            source: p.source === 'gift' ? 'gifted' : 'redeemed',
+            at: now,
+          })
+        : null;
+      const lpaCode = wallet ? (line.lpaCode ?? wallet.lpaCode) : null;
+      const msisdn = wallet ? (line.msisdn ?? wallet.msisdn) : null;
       await m.update(Provisioning, { id: p.id }, {
         status: 'succeeded',
         iccid: line.iccid,
-        lpaCode: line.lpaCode,
-        msisdn: line.msisdn,
+        ownLine,
+        lpaCode,
+        msisdn,
         providerTransactionId: line.transactionId,
         deliveredGiftId: giftId,
         completedAt: now,
       });
-      const wallet = await this.lines.delivered(m, {
-        userId: p.userId,
-        iccid: line.iccid,
-        lpaCode: line.lpaCode,
-        msisdn: line.msisdn,
-        planTier: p.planTier,
-        amountGB: p.amountGB,
-        source: p.source === 'gift' ? 'gifted' : 'redeemed',
-        at: now,
-      });
       tx.publish(ProvisioningSucceeded, {
         ...facts(p),
         iccid: line.iccid,
-        lpaCode: line.lpaCode ?? wallet.lpaCode,
-        msisdn: line.msisdn ?? wallet.msisdn,
+        ownLine,
+        lpaCode,
+        msisdn,
         giftId,
         providerTransactionId: line.transactionId,
         completedAt: now.toISOString(),
       });
       await this.gifts.announce(tx, p.userId);
-      await this.listener?.onOutcome(tx, p, 'succeeded', { line, reason: null });
-      this.log.log(`provisioning ${p.id} (redemption ${p.redemptionId}): ${p.amountGB} GB delivered onto ${line.iccid}`);
+      await this.listener?.onOutcome(tx, p, 'succeeded', { line, reason: null, ownLine });
+      this.log.log(
+        `provisioning ${p.id} (redemption ${p.redemptionId}): ${p.amountGB} GB delivered onto ${line.iccid}${ownLine ? '' : " (not the user's line: data only)"}`,
+      );
       return true;
     });
   }
@@ -114,7 +129,7 @@ export class ProvisioningOutcomes {
       if (!p) return false;
       await this.end(tx, p, 'refused', reason, message);
       if (p.claimedGiftId) await tx.manager.update(DataGift, { id: p.claimedGiftId, status: 'claimed' }, { status: 'granted' });
-      await this.listener?.onOutcome(tx, p, 'refused', { line: null, reason });
+      await this.listener?.onOutcome(tx, p, 'refused', { line: null, reason, ownLine: false });
       this.log.warn(`provisioning ${p.id} (redemption ${p.redemptionId}) refused: ${message}`);
       return true;
     });
@@ -126,7 +141,7 @@ export class ProvisioningOutcomes {
       const p = await this.inProgress(tx.manager, id);
       if (!p) return false;
       await this.end(tx, p, 'manual_transfer_required', reason, message);
-      await this.listener?.onOutcome(tx, p, 'manual_transfer_required', { line: null, reason });
+      await this.listener?.onOutcome(tx, p, 'manual_transfer_required', { line: null, reason, ownLine: false });
       this.log.error(`provisioning ${p.id} (redemption ${p.redemptionId}) needs a manual transfer: ${reason}`);
       return true;
     });

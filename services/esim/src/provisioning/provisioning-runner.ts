@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { ESIM_PROVIDER, EsimProvider, ProviderOperation } from '../keepgo/esim-provider';
+import { EsimLines } from '../lines/esim-lines';
 import { EsimProviderErrorCode, EsimProviderException } from '../keepgo/esim-provider.exception';
 import { deliveredLine, DeliveredLine, ProvisioningOutcomes } from './provisioning-outcomes';
 import { PROVISIONING_SETTINGS, ProvisioningSettings } from './provisioning-settings';
@@ -32,6 +34,8 @@ export class ProvisioningRunner {
     @Inject(ESIM_PROVIDER) private readonly provider: EsimProvider,
     @Inject(PROVISIONING_SETTINGS) private readonly settings: ProvisioningSettings,
     private readonly outcomes: ProvisioningOutcomes,
+    private readonly lines: EsimLines,
+    private readonly db: DataSource,
   ) {}
 
   /** From now on an attempt that fails leaves its provisioning to the next start's sweeper. */
@@ -59,12 +63,20 @@ export class ProvisioningRunner {
       }
       return this.failed(p, err);
     }
-    await this.outcomes.succeeded(p.id, await this.withLineDetails(deliveredLine(op)));
+    await this.outcomes.succeeded(p.id, await this.withLineDetails(p, deliveredLine(op)));
   }
 
   private async failed(p: Provisioning, err: unknown): Promise<void> {
     const e = err instanceof EsimProviderException ? err : null;
     if (e?.definite && USER_REFUSALS.has(e.code)) {
+      if (p.kind === 'topup' && e.code !== 'line_not_found' && !(await this.lines.holds(this.db.manager, p.userId, p.targetIccid!))) {
+        // A refusal that names a reason ("No refills available") would tell whoever typed an ICCID
+        // that the line exists. For a line outside the user's wallet every refusal reads as an
+        // unknown line (docs/decisions.md, "Topping up someone else's eSIM"); the provider's words are logged.
+        this.log.warn(`provisioning ${p.id}: top-up of a line outside the user's wallet refused (${e.code}: ${e.message}); answered as line not found`);
+        await this.outcomes.refused(p.id, 'line_not_found', `line not found (ICCID ${p.targetIccid})`);
+        return;
+      }
       await this.outcomes.refused(p.id, e.code, refusalMessage(e));
       return;
     }
@@ -82,9 +94,14 @@ export class ProvisioningRunner {
     await this.outcomes.retryLater(p.id, p.attempts, delay);
   }
 
-  /** A top-up's answer carries no activation code: the line's details may, for the wallet. Best effort. */
-  private async withLineDetails(line: DeliveredLine): Promise<DeliveredLine> {
+  /**
+   * A top-up's answer carries no activation code: the line's details may, for the wallet of the
+   * user who holds the line. Never read for anyone else's line: its activation code is not theirs
+   * to see (ProvisioningOutcomes.succeeded drops it anyway). Best effort.
+   */
+  private async withLineDetails(p: Provisioning, line: DeliveredLine): Promise<DeliveredLine> {
     if (line.lpaCode) return line;
+    if (!(await this.lines.holds(this.db.manager, p.userId, line.iccid))) return line;
     try {
       const details = await this.provider.lineDetails(line.iccid);
       return { ...line, lpaCode: line.lpaCode ?? details.lpaCode, msisdn: line.msisdn ?? details.msisdn };

@@ -27,6 +27,7 @@ export function toRedemptionView(p: Provisioning): RedemptionView {
     pointsUsed: p.points,
     country: p.country,
     iccid: p.iccid ?? p.targetIccid,
+    ownLine: p.kind === 'new' || p.ownLine,
     lpaCode: p.lpaCode,
     msisdn: p.msisdn,
     giftId: p.deliveredGiftId ?? p.claimedGiftId,

@@ -27,6 +27,8 @@ export class Provisioning {
   @Column({ type: 'int', default: 0 }) attempts!: number;
   @Column({ name: 'lease_until', type: 'timestamptz' }) leaseUntil!: Date;
   @Column({ type: 'text', nullable: true }) iccid!: string | null;
+  /** The delivered line is in the user's wallet (a new eSIM, or a top-up of their own line): see provisioning-outcomes.ts. */
+  @Column({ name: 'own_line', type: 'boolean', default: false }) ownLine!: boolean;
   @Column({ name: 'lpa_code', type: 'text', nullable: true }) lpaCode!: string | null;
   @Column({ type: 'text', nullable: true }) msisdn!: string | null;
   @Column({ name: 'provider_transaction_id', type: 'text', nullable: true }) providerTransactionId!: string | null;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { passesLuhn, RedemptionResponse, RedemptionView } from '@esim/contracts';
+import { maskIccid, passesLuhn, RedemptionResponse, RedemptionView } from '@esim/contracts';
 import { AppError, CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
 import { QrCodes } from './qr-codes';
@@ -56,19 +56,25 @@ export class RedemptionAnswers {
     return this.describe(view);
   }
 
-  /** The redemption as JSON, whatever its status (GET /api/redemptions/:id). */
+  /**
+   * The redemption as JSON, whatever its status (GET /api/redemptions/:id). A top-up of a line
+   * outside the redeemer's wallet shows the data added and the masked ICCID, nothing else: no
+   * activation code, QR code or phone number, whatever the view carries (docs/decisions.md,
+   * "Topping up someone else's eSIM").
+   */
   async describe(view: RedemptionView): Promise<RedemptionResponse> {
+    const shown = view.kind === 'topup' && !view.ownLine ? { ...view, iccid: view.iccid && maskIccid(view.iccid), lpaCode: null, msisdn: null } : view;
     return {
-      redemptionId: view.redemptionId,
-      amountGB: view.amountGB,
-      pointsUsed: view.status === 'failed' ? 0 : view.pointsUsed,
-      status: view.status,
-      message: messageOf(view),
-      iccid: view.iccid,
-      lpaCode: view.lpaCode,
-      qrCode: view.lpaCode ? await this.qr.dataUrl(view.lpaCode) : null,
-      msisdn: view.msisdn,
-      giftId: view.giftId,
+      redemptionId: shown.redemptionId,
+      amountGB: shown.amountGB,
+      pointsUsed: shown.status === 'failed' ? 0 : shown.pointsUsed,
+      status: shown.status,
+      message: messageOf(shown),
+      iccid: shown.iccid,
+      lpaCode: shown.lpaCode,
+      qrCode: shown.lpaCode ? await this.qr.dataUrl(shown.lpaCode) : null,
+      msisdn: shown.msisdn,
+      giftId: shown.giftId,
     };
   }
 }
@@ -78,7 +84,7 @@ function messageOf(v: RedemptionView): string {
     case 'esim_activation_ready':
       return `Your ${v.amountGB}GB eSIM is ready. Scan the QR code or enter the activation code to install it.`;
     case 'completed':
-      return `${v.amountGB}GB was added to your eSIM ${v.iccid ?? ''}`.trim() + '.';
+      return `${v.amountGB}GB was added to ${v.ownLine ? 'your' : 'the'} eSIM ${v.iccid ?? ''}`.trim() + '.';
     case 'manual_transfer_required':
     case 'failed':
       return v.failure?.message ?? 'Our support team will complete this redemption.';

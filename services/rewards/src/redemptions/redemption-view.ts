@@ -13,6 +13,7 @@ export function toRedemptionView(r: Redemption): RedemptionView {
     pointsUsed: r.points,
     country: r.country,
     iccid: r.iccid ?? r.targetIccid,
+    ownLine: r.kind === 'new' || r.ownLine,
     lpaCode: r.lpaCode,
     msisdn: r.msisdn,
     giftId: r.giftId,

@@ -21,6 +21,8 @@ export class Redemption {
   @Column({ name: 'reservation_id', type: 'uuid', nullable: true }) reservationId!: string | null;
   @Column({ type: 'text', default: 'processing' }) status!: RedemptionStatus;
   @Column({ type: 'text', nullable: true }) iccid!: string | null;
+  /** The delivered line is in the redeemer's wallet; only then are lpaCode and msisdn kept (docs/decisions.md). */
+  @Column({ name: 'own_line', type: 'boolean', default: false }) ownLine!: boolean;
   @Column({ name: 'lpa_code', type: 'text', nullable: true }) lpaCode!: string | null;
   @Column({ type: 'text', nullable: true }) msisdn!: string | null;
   @Column({ name: 'gift_id', type: 'uuid', nullable: true }) giftId!: string | null;

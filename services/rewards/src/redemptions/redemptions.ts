@@ -117,11 +117,15 @@ export class Redemptions {
     await this.balances.announce(tx, [r.userId]);
     const status = p.kind === 'new' ? 'esim_activation_ready' : 'completed';
     this.counted(tx, status);
+    // esim sends no activation material for a line outside the redeemer's wallet; this keeps none
+    // even from an event that carried some (docs/decisions.md, "Topping up someone else's eSIM").
+    const ownLine = p.kind === 'new' || p.ownLine;
     await tx.manager.update(Redemption, { id: r.id }, {
       status,
       iccid: p.iccid,
-      lpaCode: p.lpaCode,
-      msisdn: p.msisdn,
+      ownLine,
+      lpaCode: ownLine ? p.lpaCode : null,
+      msisdn: ownLine ? p.msisdn : null,
       giftId: p.giftId,
       providerTransactionId: p.providerTransactionId,
       failureReason: null,
