@@ -1,4 +1,4 @@
-import { maskIccid } from '@esim/contracts';
+import { CAPTCHA_REQUIRED_MESSAGE, maskIccid } from '@esim/contracts';
 import { uniqueEmail } from '../support/accounts';
 import type { System } from '../support/system';
 import pt from '../../services/notifications/src/templates/locales/pt.json';
@@ -8,6 +8,7 @@ import {
   DEMO_ICCID,
   expectLedgerSound,
   newEsim,
+  PASSING_CAPTCHA,
   Redeemer,
   signUpRedeemer,
   startRedemptionSystem,
@@ -109,6 +110,9 @@ describe('data gifts', () => {
     expect(res.status).toBe(422);
     expect(res.json().message).toContain('line not found');
     expect((await gifts()).pendingGifts).toMatchObject([{ amountGB: 3 }]);
+    // The refused ICCID lookup spent the captcha mark (docs/redemption.md, "ICCID lookups").
+    expect((await claimGift(lia.client, topUp(DEMO_ICCID, '1GB'))).json()).toMatchObject({ reason: 'captcha_required', message: CAPTCHA_REQUIRED_MESSAGE });
+    expect((await lia.client.post('/api/verify-captcha', { token: PASSING_CAPTCHA })).status).toBe(200);
     expect((await claimGift(lia.client, topUp(DEMO_ICCID, '1GB'))).json()).toMatchObject({ status: 'completed', amountGB: 1, pointsUsed: 0 });
     expect(await gifts()).toEqual({ dataGiftedGB: 5, pendingGifts: [] });
   });

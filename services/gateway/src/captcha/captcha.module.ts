@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nes
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
 import { SessionsModule } from '../sessions/sessions.module';
+import { CaptchaMarks } from './captcha-marks';
 import { CAPTCHA_SETTINGS } from './captcha.tokens';
 import { captchaSettings, CaptchaSettings } from './captcha-settings';
 import { CaptchaController } from './captcha.controller';
@@ -20,7 +21,7 @@ class CaptchaModeLog implements OnApplicationBootstrap {
   }
 }
 
-/** POST /api/verify-captcha, the CaptchaGuard other features use, and the local siteverify emulator. */
+/** POST /api/verify-captcha, the CaptchaGuard (and CaptchaMarks) other features use, and the local siteverify emulator. */
 @Module({
   imports: [SessionsModule],
   controllers: [CaptchaController, SandboxSiteverifyController],
@@ -28,8 +29,9 @@ class CaptchaModeLog implements OnApplicationBootstrap {
     { provide: CAPTCHA_SETTINGS, inject: [CONFIG], useFactory: (c: GatewayConfig) => captchaSettings(c) },
     CaptchaVerifier,
     CaptchaGuard,
+    CaptchaMarks,
     CaptchaModeLog,
   ],
-  exports: [CaptchaGuard],
+  exports: [CaptchaGuard, CaptchaMarks],
 })
 export class CaptchaModule {}

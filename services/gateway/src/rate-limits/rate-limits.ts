@@ -20,6 +20,8 @@ const BUCKETS = {
   forgotEmail: 'RATE_LIMIT_FORGOT_EMAIL',
   forgotIp: 'RATE_LIMIT_FORGOT_IP',
   passwordCheckUser: 'RATE_LIMIT_PASSWORD_CHECK_USER',
+  iccidUser: 'RATE_LIMIT_ICCID_USER',
+  iccidIp: 'RATE_LIMIT_ICCID_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import { CaptchaModule } from '../captcha/captcha.module';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { AdminGiftsController } from './admin-gifts.controller';
 import { GenerateQrController } from './generate-qr.controller';
+import { IccidLookups } from './iccid-lookups';
 import { PointsStatementController } from './points-statement.controller';
 import { QrCodes } from './qr-codes';
 import { RedeemController } from './redeem.controller';
@@ -14,8 +16,8 @@ import { WalletController } from './wallet.controller';
  * and admin gifting (docs/redemption.md).
  */
 @Module({
-  imports: [CaptchaModule, AdminModule],
+  imports: [CaptchaModule, AdminModule, RateLimitsModule],
   controllers: [RedeemController, PointsStatementController, GenerateQrController, AdminGiftsController, WalletController],
-  providers: [QrCodes, RedemptionAnswers],
+  providers: [QrCodes, RedemptionAnswers, IccidLookups],
 })
 export class RedemptionsModule {}
