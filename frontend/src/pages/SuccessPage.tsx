@@ -16,7 +16,8 @@ import './redeem/redeem.css';
 /**
  * /success (spec section 2). With `payment_intent` and `plan` it confirms a card purchase
  * (checkout/PurchaseConfirmation); without them it is the 'Data Gifted!' view of the amount
- * actually gifted.
+ * actually gifted, or, right after a top-up, 'Data added!': the amount and the ICCID's last 4
+ * digits, and nothing to install (docs/decisions.md, "Topping up someone else's eSIM").
  */
 export default function SuccessPage() {
   const [params] = useSearchParams();
@@ -66,6 +67,8 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const pending = summary.status === 'pending';
+  // A top-up's line may be someone else's: what was added, to which line (last 4 digits), no setup guide.
+  const steps = summary.topup ? [1, 2] : [1, 2, 3, 4];
   return (
     <>
       <Card className="outcome-hero" aria-labelledby="gifted-title">
@@ -73,11 +76,16 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
           {pending ? <ClockIcon size={36} /> : <CheckIcon size={36} />}
         </span>
         <h1 id="gifted-title" className="outcome-hero__title">
-          {t('gifted.title')}
+          {summary.topup ? t('gifted.topup.title') : t('gifted.title')}
         </h1>
         <p className="outcome-hero__amount" data-testid="gifted-amount">
           {t('common.gbValue', { value: n(summary.amountGB) })}
         </p>
+        {summary.topup && summary.iccid && (
+          <p className="outcome-hero__text" data-testid="gifted-topup-text">
+            {t('gifted.topup.text', { iccid: summary.iccid })}
+          </p>
+        )}
         {summary.message && <p className="outcome-hero__text">{summary.message}</p>}
       </Card>
 
@@ -116,7 +124,7 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
 
       <Card title={t('gifted.next.title')} titleId="gifted-next-title">
         <ol className="steps-list steps-list--soft">
-          {[1, 2, 3, 4].map((i) => (
+          {steps.map((i) => (
             <li key={i}>
               <span className="icon-badge steps-list__number" aria-hidden="true">
                 {n(i)}
@@ -125,6 +133,11 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
             </li>
           ))}
         </ol>
+        {summary.topup && (
+          <p className="muted" data-testid="gifted-topup-note">
+            {t('gifted.topup.note')}
+          </p>
+        )}
       </Card>
 
       <div className="stack stack--sm">

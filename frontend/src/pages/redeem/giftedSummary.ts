@@ -1,4 +1,4 @@
-import type { RedemptionResponse, UserView } from '@esim/contracts';
+import { maskIccid, type PurchaseType, type RedemptionResponse, type UserView } from '@esim/contracts';
 import type { EsimActivationData } from './activationData';
 
 /** What /iccid hands to /success in the router state. */
@@ -6,6 +6,8 @@ export interface SuccessLocationState {
   redemption?: RedemptionResponse;
   /** The ICCID the person topped up (a top-up's answer may not repeat it). */
   iccid?: string;
+  /** 'existing': a top-up, shown as data added to a line (docs/decisions.md, "Topping up someone else's eSIM"). */
+  purchaseType?: PurchaseType;
 }
 
 export interface GiftedSummary {
@@ -15,6 +17,11 @@ export interface GiftedSummary {
   status: 'active' | 'pending';
   /** The server's words about this redemption, when it came from one. */
   message: string | null;
+  /**
+   * A top-up just made: data added to a line that may be someone else's, so the page shows the
+   * amount and the ICCID's last 4 digits (`iccid` is masked already), and nothing to install.
+   */
+  topup: boolean;
 }
 
 const gbOfTier = (tier: string | null): number => {
@@ -36,17 +43,16 @@ export function giftedSummary(input: {
   const r = state?.redemption;
   if (r && r.amountGB > 0) {
     const pending = r.status === 'manual_transfer_required' || r.status === 'processing';
-    return {
-      amountGB: r.amountGB,
-      iccid: r.iccid ?? state?.iccid ?? null,
-      status: pending ? 'pending' : 'active',
-      message: r.message || null,
-    };
+    const iccid = r.iccid ?? state?.iccid ?? null;
+    if (state?.purchaseType === 'existing') {
+      return { amountGB: r.amountGB, iccid: iccid && maskIccid(iccid), status: pending ? 'pending' : 'active', message: null, topup: true };
+    }
+    return { amountGB: r.amountGB, iccid, status: pending ? 'pending' : 'active', message: r.message || null, topup: false };
   }
   if (user?.lastGiftedAt && gbOfTier(user.planTierLastChosen) > 0) {
-    return { amountGB: gbOfTier(user.planTierLastChosen), iccid: user.iccid, status: 'active', message: null };
+    return { amountGB: gbOfTier(user.planTierLastChosen), iccid: user.iccid, status: 'active', message: null, topup: false };
   }
-  if (stored && stored.amountGB > 0) return { amountGB: stored.amountGB, iccid: stored.iccid, status: 'active', message: null };
+  if (stored && stored.amountGB > 0) return { amountGB: stored.amountGB, iccid: stored.iccid, status: 'active', message: null, topup: false };
   return null;
 }
 
@@ -59,5 +65,6 @@ export function asSuccessState(value: unknown): SuccessLocationState | null {
     r && typeof r === 'object' && typeof r.amountGB === 'number' && typeof r.status === 'string' && typeof r.message === 'string'
       ? (r as unknown as RedemptionResponse)
       : undefined;
-  return { redemption, iccid: typeof v.iccid === 'string' ? v.iccid : undefined };
+  const purchaseType = v.purchaseType === 'new' || v.purchaseType === 'existing' ? v.purchaseType : undefined;
+  return { redemption, iccid: typeof v.iccid === 'string' ? v.iccid : undefined, ...(purchaseType ? { purchaseType } : {}) };
 }

@@ -240,7 +240,25 @@ describe("'Data Gifted!' summary", () => {
       iccid: '8900000000000000001',
       status: 'active',
       message: 'Your eSIM is ready',
+      topup: false,
     });
+  });
+
+  it("shows a top-up as data added to the ICCID's last 4 digits, without the server's words, whoever holds the line", () => {
+    const topup = { ...response, status: 'completed' as const, lpaCode: null, qrCode: null, message: '3GB was added to the eSIM ••••0001.' };
+    expect(giftedSummary({ state: { redemption: { ...topup, iccid: '••••0001' }, iccid: '8900000000000000001', purchaseType: 'existing' }, user, stored: null })).toEqual({
+      amountGB: 3,
+      iccid: '••••0001',
+      status: 'active',
+      message: null,
+      topup: true,
+    });
+    // The owner's own line comes back in full; the page still shows its last 4 digits.
+    expect(
+      giftedSummary({ state: { redemption: { ...topup, iccid: '8900000000000000001' }, purchaseType: 'existing' }, user: null, stored: null })?.iccid,
+    ).toBe('••••0001');
+    expect(asSuccessState({ redemption: topup, purchaseType: 'existing' })?.purchaseType).toBe('existing');
+    expect(asSuccessState({ redemption: topup, purchaseType: 'other' })?.purchaseType).toBeUndefined();
   });
 
   it('marks a delivery waiting for an operator as pending', () => {
@@ -255,6 +273,7 @@ describe("'Data Gifted!' summary", () => {
       iccid: user.iccid,
       status: 'active',
       message: null,
+      topup: false,
     });
     expect(
       giftedSummary({

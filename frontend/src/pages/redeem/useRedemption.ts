@@ -64,7 +64,7 @@ export function useRedemption() {
       void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: STATEMENT_QUERY_KEY });
       const toSuccess = () => {
-        const state: SuccessLocationState = { redemption: result, iccid: a.body.iccid };
+        const state: SuccessLocationState = { redemption: result, iccid: a.body.iccid, purchaseType: a.body.purchaseType };
         navigate('/success', { state });
       };
       switch (routeRedemption(result.status)) {
