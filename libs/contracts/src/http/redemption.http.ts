@@ -151,9 +151,10 @@ export type EsimLinesResponse = z.infer<typeof esimLinesResponseSchema>;
 export const redeemHeadersSchema = z.object({ 'Idempotency-Key': idempotencyKeySchema });
 
 const REDEEM_ERRORS = {
-  403: 'No live captcha mark on the session (`reason: captcha_required`): solve the captcha first.',
+  403: 'No live captcha mark on the session (`reason: captcha_required`): solve the captcha first. A refused top-up spends the mark.',
   409: 'The same Idempotency-Key with a different body.',
-  422: 'The eSIM provider refused the redemption (the points are given back).',
+  422: "The eSIM provider refused the redemption (the points are given back). For a line outside the user's wallet every refusal reads as line not found.",
+  429: 'Too many top-ups (ICCID lookups) for this account or client network: try again after Retry-After.',
 } as const;
 
 /** Redeeming points or a gift for eSIM data, and what the user holds (docs/redemption.md). */
