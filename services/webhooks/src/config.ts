@@ -56,11 +56,17 @@ export const webhooksConfigSchema = platformConfigSchema
   RAPIDOREACH_APP_ID: secret('RapidoReach app id.'),
   RAPIDOREACH_APP_KEY: secret('RapidoReach app key (API key): the checksum of the user uid.'),
   RAPIDOREACH_APP_SECRET: secret('RapidoReach app secret (transaction key): signs postbacks (txnHash).'),
-  RAPIDOREACH_ALLOWED_IPS: allowedIps('RapidoReach', ' Set it: the signature does not cover the amount.'),
+  RAPIDOREACH_ALLOWED_IPS: allowedIps(
+    'RapidoReach',
+    ' Required for a live RapidoReach wall: its signature covers neither the amount nor whether it credits or reverses.',
+  ),
 
   CPX_APP_ID: z.string().regex(/^\d+$/, 'must be the numeric CPX app id').optional().describe('CPX Research app id (numeric).'),
   CPX_SECURE_HASH: secret('CPX Research app secure hash: signs the widget user and postbacks.'),
-  CPX_ALLOWED_IPS: allowedIps('CPX Research', ' Set it: the signature does not cover the amount.'),
+  CPX_ALLOWED_IPS: allowedIps(
+    'CPX Research',
+    ' Required for a live CPX Research wall: its signature covers neither the amount nor the status (credit or reversal).',
+  ),
 
   BITLABS_APP_TOKEN: secret('BitLabs app token (public, in the wall URL).'),
   BITLABS_APP_SECRET: secret('BitLabs app secret: HMAC-SHA1 key of callback URLs.'),
@@ -68,14 +74,14 @@ export const webhooksConfigSchema = platformConfigSchema
 
   LOOTABLY_PLACEMENT_ID: secret('Lootably placement id.'),
   LOOTABLY_POSTBACK_SECRET: secret('Lootably postback secret: signs postbacks (SHA-256).'),
-  LOOTABLY_ALLOWED_IPS: allowedIps('Lootably'),
+  LOOTABLY_ALLOWED_IPS: allowedIps('Lootably', ' Required for a live Lootably wall: its signature does not cover the transaction id.'),
 
   TOROX_PUB_ID: secret('Torox (OfferToro) publisher id.'),
   TOROX_APP_ID: secret('Torox (OfferToro) app placement id.'),
   TOROX_SECRET_KEY: secret('Torox (OfferToro) app placement secret key: signs postbacks (sig).'),
   TOROX_ALLOWED_IPS: allowedIps(
     'Torox',
-    ' Required for a live Torox wall: its signature covers neither the amount nor the conversion id.',
+    ' Required for a live Torox wall: its signature covers neither the amount (nor its sign: credit or reversal) nor the conversion id.',
   ),
 
   STRIPE_WEBHOOK_SECRET: z
