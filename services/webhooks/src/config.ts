@@ -40,6 +40,15 @@ export const webhooksConfigSchema = platformConfigSchema
   POSTBACK_FAST_PATH: envBoolean(true).describe(
     'Answer plain GET postbacks in front of Express (same delivery, same answer, a fraction of the cost; postback-fast-path.ts). Off: every callback takes the usual middleware chain.',
   ),
+  REFUSED_DELIVERIES_PER_MINUTE: envInt(60, 0).describe(
+    'Refused deliveries (bad signature, address not allowed, unreadable…) recorded per source address (an IPv6 address: its /64) per minute on each replica; beyond it they are answered the same and counted (refused_deliveries_total{recorded="false"}), not stored. 0: none are recorded.',
+  ),
+  REFUSED_DELIVERY_RETENTION_HOURS: envInt(168, 1).describe(
+    'Refused deliveries are deleted this many hours after they arrived (accepted deliveries, duplicates and ignored ones are kept).',
+  ),
+  REFUSED_DELIVERY_PRUNE_INTERVAL_MS: envInt(600_000, 1000).describe(
+    'How often each replica deletes refused deliveries past REFUSED_DELIVERY_RETENTION_HOURS (replicas pruning at once take different rows).',
+  ),
   BODY_LIMIT: z.string().default('64kb').describe('Largest callback body accepted (form or JSON).'),
   SANDBOX_POSTBACK_URL: z
     .string()
