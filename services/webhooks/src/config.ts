@@ -37,8 +37,11 @@ export const webhooksConfigSchema = platformConfigSchema
     .describe(
       "Express 'trust proxy' of the ingestion service: whose X-Forwarded-For names the provider's address. Default: loopback (the gateway on the same host, which forwards the client address it resolved with its own TRUST_PROXY). Set it to the gateway's address when they run on different hosts, or false when providers call this service directly.",
     ),
-  POSTBACK_FAST_PATH: envBoolean(true).describe(
-    'Answer plain GET postbacks in front of Express (same delivery, same answer, a fraction of the cost; postback-fast-path.ts). Off: every callback takes the usual middleware chain.',
+  HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 1000).describe("A request's headers must all arrive within this, or it is answered 408 and its connection closed (Node's server.headersTimeout)."),
+  HTTP_REQUEST_TIMEOUT_MS: envInt(30_000, 1000).describe("A whole request (headers and body) must arrive within this, or it is answered 408 and its connection closed (Node's server.requestTimeout)."),
+  WEBHOOK_BODY_TIMEOUT_MS: envInt(10_000, 100).describe('A callback must have sent its whole body this long after its headers, or it is answered 408 request_timeout and closed.'),
+  WEBHOOK_REQUESTS_PER_ADDRESS: envInt(128, 1).describe(
+    'Callbacks one provider address (as TRUST_PROXY resolves it: behind the gateway, the address the gateway forwards) may have in flight at once; more are answered 429 too_many_requests (providers retry).',
   ),
   REFUSED_DELIVERIES_PER_MINUTE: envInt(60, 0).describe(
     'Refused deliveries (bad signature, address not allowed, unreadable…) recorded per source address (an IPv6 address: its /64) per minute on each replica; beyond it they are answered the same and counted (refused_deliveries_total{recorded="false"}), not stored. 0: none are recorded.',
