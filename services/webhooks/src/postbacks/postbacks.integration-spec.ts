@@ -7,6 +7,7 @@ import { PostbackIngestion } from './postback-ingestion.service';
 import { OFFERWALL_PROVIDERS } from './providers';
 import { cpxResearch } from './providers/cpx-research';
 import { lootably } from './providers/lootably';
+import { rapidoReach } from './providers/rapidoreach';
 import { EmulatedPostback } from './providers/offerwall-provider';
 import { sandboxCredentials } from '../sandbox/sandbox-credentials';
 import { signedPostbackUrl, startWebhooksUnderTest, TEST_PUBLIC_URL, WebhooksUnderTest } from '../testing/webhooks-harness';
@@ -508,7 +509,7 @@ describe('a leaked signed credit URL, forged into a reversal or a new credit', (
     { wall: 'cpx', sign: (pb) => cpxResearch.sign(CPX, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`), forge: (url) => replaceParam(url, 'status', () => '2') },
     {
       wall: 'rapidoreach',
-      sign: (pb) => OFFERWALL_PROVIDERS.rapidoreach.sign(RR, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/rapidoreach`),
+      sign: (pb) => rapidoReach.sign(RR, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/rapidoreach`),
       forge: (url) => replaceParam(url, 'currencyAmt', () => '-500'),
     },
   ];
