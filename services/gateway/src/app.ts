@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Express } from 'express';
-import { serviceStarter } from '@esim/platform';
+import { limitSlowClients, Metrics, ProviderDoor, serviceStarter } from '@esim/platform';
 import { GatewayConfig, gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { bodyParsers } from './http/body-parsers';
@@ -9,7 +9,7 @@ import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
-import { INGESTED_WEBHOOKS, installWebhooksProxyInFront, webhooksProxy } from './offerwalls/webhooks-proxy';
+import { INGESTED_WEBHOOKS, installWebhooksProxyInFront, webhooksForward, webhooksProxy } from './offerwalls/webhooks-proxy';
 import { sessionCookieName, sessionLifetime, sessionMiddleware } from './sessions/session.middleware';
 import RedisStoreClass from 'connect-redis';
 import { UserViewFastPath } from './user-view/user-view-fast-path';
@@ -20,9 +20,13 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   const trust = config.TRUST_PROXY;
   http.set('trust proxy', trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(',').map((s) => s.trim()));
   http.use(requestContext);
+  // Slow clients (half-sent headers, dribbled bodies) are cut off instead of holding connections.
+  limitSlowClients(app.getHttpServer(), { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
+  const door = new ProviderDoor({ requestsPerAddress: config.WEBHOOK_REQUESTS_PER_ADDRESS, bodyTimeoutMs: config.WEBHOOK_BODY_TIMEOUT_MS }, app.get(Metrics));
+  const webhooks = webhooksForward(config.WEBHOOKS_URL, door);
   // Provider callbacks stream to the ingestion service untouched, before any body parser reads them
   // (and before the browser-facing headers, which a provider's server has no use for).
-  http.use(INGESTED_WEBHOOKS, webhooksProxy(config.WEBHOOKS_URL));
+  http.use(INGESTED_WEBHOOKS, webhooksProxy(webhooks));
   http.use(securityHeaders());
   http.use(bodyParsers(config.BODY_LIMIT));
   http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
@@ -32,7 +36,7 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
   if (config.USER_VIEW_FAST_PATH) UserViewFastPath.install(app, config);
   // Provider callbacks forwarded before Express when tracing is off (webhooks-proxy.ts); the mount above serves the traced case.
-  installWebhooksProxyInFront(app, config.WEBHOOKS_URL);
+  installWebhooksProxyInFront(app, webhooks);
 }
 
 /**

@@ -16,7 +16,6 @@ import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
 import { OfferwallCredits } from './offerwall-credits/offerwall-credits.service';
-import { OfferwallPostbackAcceptedEventHandler } from './offerwall-credits/offerwall-postback-accepted.event-handler';
 import { OfferwallPostbacksAcceptedEventHandler } from './offerwall-credits/offerwall-postbacks-accepted.event-handler';
 import { ProvisioningFailedEventHandler } from './redemptions/provisioning-failed.event-handler';
 import { ProvisioningSucceededEventHandler } from './redemptions/provisioning-succeeded.event-handler';
@@ -58,7 +57,6 @@ export class RewardsModule {
         Tasks,
         OfferwallCredits,
         OfferwallPostbacksAcceptedEventHandler,
-        OfferwallPostbackAcceptedEventHandler,
         Redemptions,
         PointsStatements,
         SignupBonusEventHandler,

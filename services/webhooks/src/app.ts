@@ -2,6 +2,7 @@ import { DEFAULT_HTTP_PORTS } from '@esim/contracts';
 import { serviceStarter } from '@esim/platform';
 import { webhooksConfigSchema } from './config';
 import { configureEdge } from './http/edge';
+import { ProviderDoorGuard } from './http/provider-door-guard';
 import { PostbackFastPath } from './postbacks/postback-fast-path';
 import { WebhooksModule } from './webhooks.module';
 
@@ -13,7 +14,9 @@ export const startWebhooks = serviceStarter({
   configure: (app, config) => {
     configureEdge(app, config);
     // Plain GET callbacks answered in front of Express (postback-fast-path.ts).
-    if (config.POSTBACK_FAST_PATH) PostbackFastPath.install(app, config.PUBLIC_URL);
+    PostbackFastPath.install(app, config.PUBLIC_URL);
+    // Installed last, so in front of everything: every callback passes the door first.
+    ProviderDoorGuard.install(app, config);
   },
   bodyParser: false,
 });

@@ -37,8 +37,20 @@ export const webhooksConfigSchema = platformConfigSchema
     .describe(
       "Express 'trust proxy' of the ingestion service: whose X-Forwarded-For names the provider's address. Default: loopback (the gateway on the same host, which forwards the client address it resolved with its own TRUST_PROXY). Set it to the gateway's address when they run on different hosts, or false when providers call this service directly.",
     ),
-  POSTBACK_FAST_PATH: envBoolean(true).describe(
-    'Answer plain GET postbacks in front of Express (same delivery, same answer, a fraction of the cost; postback-fast-path.ts). Off: every callback takes the usual middleware chain.',
+  HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 1000).describe("A request's headers must all arrive within this, or it is answered 408 and its connection closed (Node's server.headersTimeout)."),
+  HTTP_REQUEST_TIMEOUT_MS: envInt(30_000, 1000).describe("A whole request (headers and body) must arrive within this, or it is answered 408 and its connection closed (Node's server.requestTimeout)."),
+  WEBHOOK_BODY_TIMEOUT_MS: envInt(10_000, 100).describe('A callback must have sent its whole body this long after its headers, or it is answered 408 request_timeout and closed.'),
+  WEBHOOK_REQUESTS_PER_ADDRESS: envInt(128, 1).describe(
+    'Callbacks one provider address (as TRUST_PROXY resolves it: behind the gateway, the address the gateway forwards) may have in flight at once; more are answered 429 too_many_requests (providers retry).',
+  ),
+  REFUSED_DELIVERIES_PER_MINUTE: envInt(60, 0).describe(
+    'Refused deliveries (bad signature, address not allowed, unreadable…) recorded per source address (an IPv6 address: its /64) per minute on each replica; beyond it they are answered the same and counted (refused_deliveries_total{recorded="false"}), not stored. 0: none are recorded.',
+  ),
+  REFUSED_DELIVERY_RETENTION_HOURS: envInt(168, 1).describe(
+    'Refused deliveries are deleted this many hours after they arrived (accepted deliveries, duplicates and ignored ones are kept).',
+  ),
+  REFUSED_DELIVERY_PRUNE_INTERVAL_MS: envInt(600_000, 1000).describe(
+    'How often each replica deletes refused deliveries past REFUSED_DELIVERY_RETENTION_HOURS (replicas pruning at once take different rows).',
   ),
   BODY_LIMIT: z.string().default('64kb').describe('Largest callback body accepted (form or JSON).'),
   SANDBOX_POSTBACK_URL: z
@@ -56,11 +68,17 @@ export const webhooksConfigSchema = platformConfigSchema
   RAPIDOREACH_APP_ID: secret('RapidoReach app id.'),
   RAPIDOREACH_APP_KEY: secret('RapidoReach app key (API key): the checksum of the user uid.'),
   RAPIDOREACH_APP_SECRET: secret('RapidoReach app secret (transaction key): signs postbacks (txnHash).'),
-  RAPIDOREACH_ALLOWED_IPS: allowedIps('RapidoReach', ' Set it: the signature does not cover the amount.'),
+  RAPIDOREACH_ALLOWED_IPS: allowedIps(
+    'RapidoReach',
+    ' Required for a live RapidoReach wall: its signature covers neither the amount nor whether it credits or reverses.',
+  ),
 
   CPX_APP_ID: z.string().regex(/^\d+$/, 'must be the numeric CPX app id').optional().describe('CPX Research app id (numeric).'),
   CPX_SECURE_HASH: secret('CPX Research app secure hash: signs the widget user and postbacks.'),
-  CPX_ALLOWED_IPS: allowedIps('CPX Research', ' Set it: the signature does not cover the amount.'),
+  CPX_ALLOWED_IPS: allowedIps(
+    'CPX Research',
+    ' Required for a live CPX Research wall: its signature covers neither the amount nor the status (credit or reversal).',
+  ),
 
   BITLABS_APP_TOKEN: secret('BitLabs app token (public, in the wall URL).'),
   BITLABS_APP_SECRET: secret('BitLabs app secret: HMAC-SHA1 key of callback URLs.'),
@@ -68,14 +86,14 @@ export const webhooksConfigSchema = platformConfigSchema
 
   LOOTABLY_PLACEMENT_ID: secret('Lootably placement id.'),
   LOOTABLY_POSTBACK_SECRET: secret('Lootably postback secret: signs postbacks (SHA-256).'),
-  LOOTABLY_ALLOWED_IPS: allowedIps('Lootably'),
+  LOOTABLY_ALLOWED_IPS: allowedIps('Lootably', ' Required for a live Lootably wall: its signature does not cover the transaction id.'),
 
   TOROX_PUB_ID: secret('Torox (OfferToro) publisher id.'),
   TOROX_APP_ID: secret('Torox (OfferToro) app placement id.'),
   TOROX_SECRET_KEY: secret('Torox (OfferToro) app placement secret key: signs postbacks (sig).'),
   TOROX_ALLOWED_IPS: allowedIps(
     'Torox',
-    ' Required for a live Torox wall: its signature covers neither the amount nor the conversion id.',
+    ' Required for a live Torox wall: its signature covers neither the amount (nor its sign: credit or reversal) nor the conversion id.',
   ),
 
   STRIPE_WEBHOOK_SECRET: z

@@ -4,12 +4,15 @@ import { WebhooksConfig } from './config';
 import { Webhooks1733300000001 } from './migrations/1733300000001-webhooks';
 import { WebhooksStripeEvents1735300000000 } from './migrations/1735300000000-stripe-events';
 import { WebhooksStripeRefusals1735400000000 } from './migrations/1735400000000-stripe-refusals';
+import { WebhooksRefusedDeliveries1735900000000 } from './migrations/1735900000000-refused-deliveries';
 import { OfferwallModeLog } from './offerwalls/offerwall-mode-log';
 import { OfferwallSettings } from './offerwalls/offerwall-settings';
 import { OfferwallsRpcHandler } from './offerwalls/offerwalls.rpc-handler';
 import { OfferwallPostbackRefusedEventHandler } from './postbacks/offerwall-postback-refused.event-handler';
 import { PostbackIngestion } from './postbacks/postback-ingestion.service';
 import { PostbacksController } from './postbacks/postbacks.controller';
+import { RefusedDeliveriesPruner } from './refused-deliveries/refused-deliveries-pruner.service';
+import { RefusedDeliveryGate } from './refused-deliveries/refused-delivery-gate.service';
 import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
 import { WebhookTransactions } from './postbacks/webhook-transactions.service';
 import { OfferwallEmulator } from './sandbox/offerwall-emulator';
@@ -36,7 +39,7 @@ export class WebhooksModule {
           name: 'webhooks',
           config,
           entities: [WebhookTransaction, RegisteredUser],
-          migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000],
+          migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000, WebhooksRefusedDeliveries1735900000000],
         }),
       ],
       controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler, SandboxRpcHandler],
@@ -45,6 +48,8 @@ export class WebhooksModule {
         { provide: StripeWebhookSettings, useValue: StripeWebhookSettings.fromConfig(config) },
         OfferwallModeLog,
         WebhookTransactions,
+        RefusedDeliveryGate,
+        RefusedDeliveriesPruner,
         RegisteredUsers,
         PostbackIngestion,
         StripeWebhookIngestion,

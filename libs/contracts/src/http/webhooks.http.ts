@@ -17,7 +17,17 @@ const POSTBACK_ANSWERS = {
     ['rejected_disabled', 'rejected_unknown_user', 'rejected_unknown_transaction'],
     'The wall is not enabled, the user is unknown, or a reversal names a credit not (yet) applied: the provider retries.',
   ),
+  408: {
+    description: 'The body did not arrive within WEBHOOK_BODY_TIMEOUT_MS of the headers: the connection is closed, nothing is recorded.',
+    contentType: 'text/plain',
+    schema: z.literal('request_timeout'),
+  },
   413: { description: 'The body is larger than BODY_LIMIT.', contentType: 'text/plain', schema: z.literal('payload_too_large') },
+  429: {
+    description: 'The address already has WEBHOOK_REQUESTS_PER_ADDRESS callbacks in flight: nothing is recorded, the provider retries.',
+    contentType: 'text/plain',
+    schema: z.literal('too_many_requests'),
+  },
   503: { description: 'The ingestion service is unreachable from the gateway: the provider retries.', contentType: 'text/plain', schema: z.literal('unavailable') },
 } as const;
 const POSTBACK_DESCRIPTION =
@@ -74,7 +84,9 @@ export const WebhookRoutes = {
         description: 'The signature does not verify (or is too old).',
         schema: z.object({ error: z.object({ message: z.string() }) }),
       },
+      408: POSTBACK_ANSWERS[408],
       413: { description: 'The body is larger than BODY_LIMIT.', contentType: 'text/plain', schema: z.literal('payload_too_large') },
+      429: POSTBACK_ANSWERS[429],
       503: POSTBACK_ANSWERS[503],
     },
   }),

@@ -4,11 +4,11 @@ import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
 import { BalanceChanged, OfferwallPostbackRefused, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { RewardsRpc } from '../rewards/rewards.rpc';
 import { RewardsAdminRpc } from '../admin/rewards-admin.rpc';
-import { OfferwallPostbackAccepted, OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
+import { OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
 export const RewardsPort = defineServicePort('rewards', {
   answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc)],
   publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged],
-  consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted, OfferwallPostbackAccepted],
+  consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted],
 });

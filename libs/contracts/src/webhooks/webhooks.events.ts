@@ -48,20 +48,6 @@ export const OfferwallPostbacksAccepted = defineEvent(
 export type AcceptedPostback = z.infer<typeof acceptedPostback>;
 
 /**
- * One accepted offer-wall postback, as the ingestion service announced each one before
- * OfferwallPostbacksAccepted replaced it. Retired: nothing publishes it any more; rewards still
- * applies one found in its queue or dead-letter queue, or in the ingestion service's outbox,
- * when the services are upgraded (docs/runbook.md, "Upgrading").
- */
-export const OfferwallPostbackAccepted = defineEvent(
-  'webhooks',
-  'offerwall-postback-accepted',
-  1,
-  acceptedPostback.extend({ acceptedAt: z.string().datetime() }),
-  { retiredReason: 'replaced by webhooks.offerwall-postbacks-accepted.v1, one event per ingestion statement' },
-);
-
-/**
  * A Stripe webhook event whose signature verified (the official SDK's constructEvent, on the exact
  * bytes received) and that was recorded for the first time: at most one per Stripe event id. The
  * PaymentIntent fields are the ones payments acts on; payments applies the event exactly once

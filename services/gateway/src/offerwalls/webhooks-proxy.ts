@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Logger, type INestApplication } from '@nestjs/common';
-import { expressClientIp, inFrontOfExpress, PlatformMetrics, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
+import { expressClientIp, inFrontOfExpress, PlatformMetrics, ProviderDoor, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
 import { clientIp } from '../common/client-ip';
 import { correlationIdOf } from '../http/request-context.middleware';
 
@@ -44,23 +44,72 @@ const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders =
   return headers;
 };
 
+/** Body bytes held before the forward starts: a body that has not all arrived by then streams on. */
+const HELD_BODY_BYTES = 64 * 1024;
+
+/** The ingestion service's address and the door every callback passes on its way there. */
+export interface WebhooksForward {
+  host: string;
+  port: string | number;
+  agent: http.Agent;
+  door: ProviderDoor;
+  log: Logger;
+}
+
 /**
- * Streams one callback to the ingestion service as received — method, request target byte for
- * byte (BitLabs signs the whole URL), headers, body — and its answer back. Nothing is buffered or
- * parsed here; the ingestion service enforces its own body limit.
+ * The forward to the ingestion service (WEBHOOKS_URL), one for both mounts: one connection pool,
+ * one count of callbacks in flight per address.
  */
-function forward(
-  req: IncomingMessage,
-  res: ServerResponse,
-  hop: Hop,
-  upstreamAt: { host: string; port: string | number; agent: http.Agent },
-  log: Logger,
-  answered?: (status: number) => void,
-): void {
+export function webhooksForward(webhooksUrl: string, door: ProviderDoor): WebhooksForward {
+  const target = new URL(webhooksUrl);
+  // `timeout` also makes the agent honour the ingestion service's `Keep-Alive: timeout=…` answer
+  // (Node drops an idle socket a second before the server would): without it a callback sent on a
+  // socket the server had just closed failed with ECONNRESET (a 503 to the provider).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: TIMEOUT_MS });
+  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent, door, log: new Logger('WebhooksProxy') };
+}
+
+/**
+ * Forwards one callback to the ingestion service as received — method, request target byte for
+ * byte (BitLabs signs the whole URL), headers, body — and streams its answer back; nothing is
+ * parsed here, and the ingestion service enforces its own body limit. It passes the door first
+ * (ProviderDoor: callbacks in flight per address, the body's deadline). A body is held here until
+ * it has all arrived (or HELD_BODY_BYTES of it have), and only then is a connection to the
+ * ingestion service taken: a sender dribbling its body holds its own connection, never one of
+ * the pool that every provider's callbacks share.
+ */
+function forward(req: IncomingMessage, res: ServerResponse, hop: Hop, to: WebhooksForward, answered?: (status: number) => void): void {
+  if (!to.door.enter(hop.clientIp, req, res)) return answered?.(429);
+  if (!ProviderDoor.declaresBody(req)) return send(req, res, hop, to, [], answered);
+  to.door.awaitBody(req, res);
+  const held: Buffer[] = [];
+  let size = 0;
+  let sent = false;
+  const go = () => {
+    if (sent || res.writableEnded || res.destroyed) return;
+    sent = true;
+    req.off('data', hold);
+    send(req, res, hop, to, held, answered);
+  };
+  const hold = (chunk: Buffer) => {
+    held.push(chunk);
+    size += chunk.length;
+    if (size >= HELD_BODY_BYTES) {
+      // Paused before its listener goes, so no chunk is lost before the pipe takes over.
+      req.pause();
+      go();
+    }
+  };
+  req.on('data', hold);
+  req.once('end', go);
+}
+
+/** Sends the request upstream: the held part of its body, then whatever is still to come. */
+function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: WebhooksForward, held: Buffer[], answered?: (status: number) => void): void {
   const upstream = http.request({
-    agent: upstreamAt.agent,
-    host: upstreamAt.host,
-    port: upstreamAt.port,
+    agent: to.agent,
+    host: to.host,
+    port: to.port,
     method: req.method,
     path: hop.target,
     headers: forwardedHeaders(req, hop),
@@ -76,7 +125,7 @@ function forward(
   });
   upstream.on('timeout', () => upstream.destroy(new Error('the ingestion service did not answer in time')));
   upstream.on('error', (err) => {
-    log.error(`${req.method} ${hop.target.split('?')[0]} to the ingestion service failed: ${err.message}`);
+    to.log.error(`${req.method} ${hop.target.split('?')[0]} to the ingestion service failed: ${err.message}`);
     // The provider retries a callback that was not answered 2xx.
     if (!res.headersSent) {
       const body = 'unavailable';
@@ -85,32 +134,23 @@ function forward(
       answered?.(503);
     } else res.destroy(err);
   });
-  // A provider that hangs up stops the forward too.
+  // A provider that hangs up (or is cut off by the door) stops the forward too.
   res.on('close', () => {
     if (!res.writableFinished) upstream.destroy();
   });
-  req.pipe(upstream);
-}
-
-function upstreamOf(webhooksUrl: string) {
-  const target = new URL(webhooksUrl);
-  // `timeout` also makes the agent honour the ingestion service's `Keep-Alive: timeout=…` answer
-  // (Node drops an idle socket a second before the server would): without it a callback sent on a
-  // socket the server had just closed failed with ECONNRESET (a 503 to the provider).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: TIMEOUT_MS });
-  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent };
+  for (const chunk of held) upstream.write(chunk);
+  if (req.readableEnded) upstream.end();
+  else req.pipe(upstream);
 }
 
 /**
  * Provider callbacks on the one public URL, as Express middleware: used when tracing is on (the
  * request is then the server span of its trace). Mounted before the body parsers.
  */
-export function webhooksProxy(webhooksUrl: string): RequestHandler {
-  const log = new Logger('WebhooksProxy');
-  const upstream = upstreamOf(webhooksUrl);
+export function webhooksProxy(to: WebhooksForward, clientIpOf: (req: Request) => string = clientIp): RequestHandler {
   return (req: Request, res: Response, _next: NextFunction) =>
     // originalUrl: Express strips the mount path from req.url.
-    forward(req, res, { target: req.originalUrl, clientIp: clientIp(req), correlationId: RequestContext.current()?.correlationId }, upstream, log);
+    forward(req, res, { target: req.originalUrl, clientIp: clientIpOf(req), correlationId: RequestContext.current()?.correlationId }, to);
 }
 
 /** The path part of a request target, lower-cased as Express' (case-insensitive) mount matches it. */
@@ -128,11 +168,9 @@ const pathOf = (target: string) => {
  * function, and its time in http_request_duration_seconds. It is not logged line by line here:
  * the ingestion service records every delivery.
  */
-export function installWebhooksProxyInFront(app: INestApplication, webhooksUrl: string): void {
+export function installWebhooksProxyInFront(app: INestApplication, to: WebhooksForward): void {
   const clientIpOf = expressClientIp(app);
   const metrics = app.get(PlatformMetrics, { strict: false });
-  const log = new Logger('WebhooksProxy');
-  const upstream = upstreamOf(webhooksUrl);
   const prefixes = INGESTED_WEBHOOKS.map((p) => p.toLowerCase());
   inFrontOfExpress(app, (req, res, usualPath) => {
     const target = req.url ?? '';
@@ -141,7 +179,7 @@ export function installWebhooksProxyInFront(app: INestApplication, webhooksUrl: 
     if (!route || tracingEnabled()) return usualPath();
     const started = process.hrtime.bigint();
     const method = req.method ?? 'OTHER';
-    forward(req, res, { target, clientIp: clientIpOf(req), correlationId: correlationIdOf(req) }, upstream, log, (status) =>
+    forward(req, res, { target, clientIp: clientIpOf(req), correlationId: correlationIdOf(req) }, to, (status) =>
       metrics?.http.observe({ method, route: `${route}/*`, status: String(status) }, secondsSince(started)),
     );
   });

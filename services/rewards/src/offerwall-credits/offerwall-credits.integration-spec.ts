@@ -6,7 +6,6 @@ import {
   EventEnvelope,
   EventPayload,
   OfferwallId,
-  OfferwallPostbackAccepted,
   OfferwallPostbacksAccepted,
   OfferwallPostbackRefused,
   RewardsRpc,
@@ -270,22 +269,6 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     expect(await refusals(copy.deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
     expect(await refusals(credit.deliveryId)).toEqual([]);
     expect(await refusals(reversal.deliveryId)).toEqual([]);
-  });
-
-  it('still credits the retired one-postback event an earlier ingestion service announced, once, whichever event comes again', async () => {
-    const userId = await rewards.registerUser();
-    const credit = accepted(userId, { provider: 'rapidoreach', points: 33 });
-    const old = await rewards.publish(OfferwallPostbackAccepted, { ...credit, acceptedAt: new Date().toISOString() });
-    await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [old.id])).length === 1, {
-      what: 'the retired event applied',
-    });
-    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS + 33);
-
-    const copy = { ...credit, deliveryId: randomUUID() };
-    await deliver(acceptedTogether(copy));
-    expect(await points(userId)).toBe(SIGNUP_BONUS_POINTS + 33);
-    expect(await refusals(copy.deliveryId)).toEqual([expect.objectContaining({ outcome: 'duplicate' })]);
-    expect(await rewards.deadLettered()).toBe(0);
   });
 
   it('credits nothing to a closed account and reports it against the delivery, its reversal too', async () => {

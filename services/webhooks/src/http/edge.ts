@@ -13,6 +13,8 @@ function guarded(parser: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) =>
     parser(req, res, (err?: unknown) => {
       if (!err) return next();
+      // Already answered: the door cut off a body that came too slowly (ProviderDoor).
+      if (res.headersSent) return;
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') return refuse(res, 413, 'payload_too_large');
       if (type === 'charset.unsupported' || type === 'encoding.unsupported') return refuse(res, 415, 'unsupported_media_type');

@@ -27,17 +27,52 @@ describe('which offer walls run, and how', () => {
     expect(() => settings({ TOROX_PUB_ID: '1', TOROX_APP_ID: '2' })).toThrow(/TOROX_SECRET_KEY is required/);
   });
 
-  it('refuses to run Torox live without its source allow-list: its signature covers neither amount nor conversion id', () => {
-    const torox = { TOROX_PUB_ID: '1', TOROX_APP_ID: '2', TOROX_SECRET_KEY: 'k' };
-    expect(() => settings(torox)).toThrow(ConfigError);
-    expect(() => settings(torox)).toThrow(/TOROX_ALLOWED_IPS is required for a live Torox wall/);
-    expect(modes(settings({ ...torox, TOROX_ALLOWED_IPS: '198.51.100.0/24' })).torox).toBe('live');
+  // Each wall's live credentials, without an allow-list.
+  const LIVE: Record<string, Record<string, string>> = {
+    rapidoreach: { RAPIDOREACH_APP_ID: 'a', RAPIDOREACH_APP_KEY: 'k', RAPIDOREACH_APP_SECRET: 's' },
+    cpx: { CPX_APP_ID: '7', CPX_SECURE_HASH: 'h' },
+    bitlabs: { BITLABS_APP_TOKEN: 't', BITLABS_APP_SECRET: 's' },
+    lootably: { LOOTABLY_PLACEMENT_ID: 'p', LOOTABLY_POSTBACK_SECRET: 's' },
+    torox: { TOROX_PUB_ID: '1', TOROX_APP_ID: '2', TOROX_SECRET_KEY: 'k' },
+  };
+
+  it.each([
+    ['lootably', 'LOOTABLY_ALLOWED_IPS', /Lootably wall: its signature does not cover the transaction id$/],
+    ['cpx', 'CPX_ALLOWED_IPS', /CPX Research wall: its signature does not cover the amount, whether it credits or reverses$/],
+    ['rapidoreach', 'RAPIDOREACH_ALLOWED_IPS', /RapidoReach wall: its signature does not cover the amount, whether it credits or reverses$/],
+    ['torox', 'TOROX_ALLOWED_IPS', /Torox wall: its signature does not cover the transaction id, the amount, whether it credits or reverses$/],
+  ])('refuses to run %s live without its source allow-list: its signature does not cover all that moves points', (wall, variable, why) => {
+    const env = LIVE[wall];
+    expect(() => settings(env)).toThrow(ConfigError);
+    expect(() => settings(env)).toThrow(new RegExp(`${variable} is required for a live`));
+    expect(() => settings(env)).toThrow(why);
+    expect(modes(settings({ ...env, [variable]: '198.51.100.0/24' }))[wall]).toBe('live');
     // Emulated, it signs with public sandbox secrets anyway: no allow-list needed.
-    expect(modes(settings({})).torox).toBe('sandbox');
+    expect(modes(settings({}))[wall]).toBe('sandbox');
+  });
+
+  it('runs BitLabs live without an allow-list: its signature covers the whole URL', () => {
+    expect(modes(settings(LIVE.bitlabs)).bitlabs).toBe('live');
+  });
+
+  it('names every missing allow-list at once', () => {
+    const all = { ...LIVE.rapidoreach, ...LIVE.cpx, ...LIVE.bitlabs, ...LIVE.lootably, ...LIVE.torox };
+    let message = '';
+    try {
+      settings(all);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message.match(/[A-Z]+_ALLOWED_IPS is required/g)).toEqual([
+      'RAPIDOREACH_ALLOWED_IPS is required',
+      'CPX_ALLOWED_IPS is required',
+      'LOOTABLY_ALLOWED_IPS is required',
+      'TOROX_ALLOWED_IPS is required',
+    ]);
   });
 
   it('refuses the sandbox in production (walls without credentials are disabled) unless explicitly allowed', () => {
-    const production = settings({ NODE_ENV: 'production', CPX_APP_ID: '7', CPX_SECURE_HASH: 'h', STRIPE_WEBHOOK_SECRET: 'whsec_live' });
+    const production = settings({ NODE_ENV: 'production', CPX_APP_ID: '7', CPX_SECURE_HASH: 'h', CPX_ALLOWED_IPS: '198.51.100.1', STRIPE_WEBHOOK_SECRET: 'whsec_live' });
     expect(modes(production)).toEqual({ cpx: 'live' });
     expect(production.disabled.map((d) => d.id)).toEqual(['rapidoreach', 'bitlabs', 'lootably', 'torox']);
     expect(Object.keys(modes(settings({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })))).toHaveLength(5);

@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { OFFERWALL_IDS, OfferwallId } from '@esim/contracts';
 import { ConfigError, plainIpAddress } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
-import type { Credentials } from '../postbacks/providers/offerwall-provider';
+import { type Credentials, requiredAllowList } from '../postbacks/providers/offerwall-provider';
 import { AnyOfferwallProvider, OFFERWALL_PROVIDERS } from '../postbacks/providers';
 import { sandboxCredentials } from '../sandbox/sandbox-credentials';
 
@@ -62,9 +62,8 @@ export class OfferwallSettings {
       } else if (missing.length === 0) {
         const credentials = Object.fromEntries(variables.map(([name, variable]) => [name, String(config[variable])])) as Credentials;
         const allowedIps = allowList(config[provider.allowedIps] as string[], provider.allowedIps);
-        if (!allowedIps && provider.allowListRequired) {
-          problems.push(`${provider.allowedIps} is required for a live ${provider.name} wall: ${provider.allowListRequired}`);
-        }
+        const why = requiredAllowList(provider.signatureCovers);
+        if (!allowedIps && why) problems.push(`${provider.allowedIps} is required for a live ${provider.name} wall: ${why}`);
         walls.set(id, { provider, sandbox: false, credentials, allowedIps });
       } else if (sandboxAllowed) {
         walls.set(id, { provider, sandbox: true, credentials: sandboxCredentials(id), allowedIps: null });

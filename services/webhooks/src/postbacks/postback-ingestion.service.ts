@@ -4,6 +4,7 @@ import { AcceptedPostback, MAX_POSTBACKS_PER_EVENT, OfferwallPostbacksAccepted, 
 import { CONFIG, Counter, eventId, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
+import { RefusedDeliveryGate } from '../refused-deliveries/refused-delivery-gate.service';
 import { answerFor } from './postback-answer';
 import { PostbackDelivery } from './postback-delivery';
 import { PostbackFacts } from './providers/offerwall-provider';
@@ -12,8 +13,8 @@ import { BatchDelivery, DeliveryRecord, WebhookTransactions } from './webhook-tr
 
 /** A delivery after the checks that need nothing but itself. */
 type Examined =
-  /** Refused, whatever the database holds. */
-  | { record: DeliveryRecord; facts?: undefined }
+  /** Refused, whatever the database holds, and why (for the log). */
+  | { record: DeliveryRecord; facts?: undefined; why: string }
   /** Verified and readable: accepted unless the user is unknown, the transaction taken, or a reversal's credit missing; a 0-point credit is ignored. */
   | { record: Omit<DeliveryRecord, 'status'>; facts: PostbackFacts & { userId: string } };
 
@@ -47,18 +48,29 @@ export class PostbackIngestion {
     private readonly uow: UnitOfWork,
     private readonly settings: OfferwallSettings,
     private readonly transactions: WebhookTransactions,
+    private readonly refusedDeliveries: RefusedDeliveryGate,
     @Inject(CONFIG) private readonly config: WebhooksConfig,
     metrics: Metrics,
   ) {
     this.outcomes = metrics.counter({
       name: 'postback_outcomes_total',
-      help: 'Offer-wall postbacks by wall and outcome (accepted, duplicate, ignored, rejected_*), counted once recorded.',
+      help: 'Offer-wall postbacks by wall and outcome (accepted, duplicate, ignored, rejected_*), counted once recorded (a refusal over its address\'s limit: once answered).',
       labelNames: ['wall', 'outcome'],
     });
   }
 
   async ingest(d: PostbackDelivery): Promise<PostbackAnswer> {
-    const outcome = await this.writes.submit(this.examine(d));
+    const examined = this.examine(d);
+    if (!examined.facts) {
+      const { status } = examined.record;
+      // Over its address's limit, a refusal is answered the same but neither stored nor logged.
+      if (!(await this.refusedDeliveries.admit(d.provider, status, d.sourceIp))) {
+        this.outcomes.inc({ wall: d.provider, outcome: status });
+        return answerFor(d.provider, status);
+      }
+      this.log.warn(`${d.provider} postback from ${d.sourceIp} refused (${status}): ${examined.why}`);
+    }
+    const outcome = await this.writes.submit(examined);
     this.outcomes.inc({ wall: d.provider, outcome });
     return answerFor(d.provider, outcome);
   }
@@ -68,10 +80,7 @@ export class PostbackIngestion {
     const wall = this.settings.get(d.provider);
     const { params, repeated } = collectParams(d);
     const known: Omit<DeliveryRecord, 'status'> = { delivery: d, transactionId: null, userId: null, amount: null };
-    const refuse = (status: PostbackOutcome, why: string): Examined => {
-      this.log.warn(`${d.provider} postback from ${d.sourceIp} refused (${status}): ${why}`);
-      return { record: { ...known, status } };
-    };
+    const refuse = (status: PostbackOutcome, why: string): Examined => ({ record: { ...known, status }, why });
 
     if (!wall) return refuse('rejected_disabled', 'the wall is disabled');
     known.transactionId = params.get(wall.provider.transactionParam)?.slice(0, 128) || null;

@@ -6,6 +6,8 @@ import { deliveryOf } from './postback-delivery';
 import { PostbackIngestion } from './postback-ingestion.service';
 import { OFFERWALL_PROVIDERS } from './providers';
 import { cpxResearch } from './providers/cpx-research';
+import { lootably } from './providers/lootably';
+import { rapidoReach } from './providers/rapidoreach';
 import { EmulatedPostback } from './providers/offerwall-provider';
 import { sandboxCredentials } from '../sandbox/sandbox-credentials';
 import { signedPostbackUrl, startWebhooksUnderTest, TEST_PUBLIC_URL, WebhooksUnderTest } from '../testing/webhooks-harness';
@@ -461,5 +463,85 @@ describe('offer walls with live credentials (sandbox off)', () => {
     const disabled = signedPostbackUrl('bitlabs', { ...pb, transactionId: 'disabled-1' });
     expect(await wh.call(disabled)).toEqual({ status: 404, body: 'rejected_disabled' });
     expect(await wh.db.query(`SELECT status FROM webhook_transactions WHERE provider = 'bitlabs'`)).toEqual([{ status: 'rejected_disabled' }]);
+  });
+});
+
+/**
+ * CPX and RapidoReach sign the transaction id only: the status (CPX) and the amount's sign
+ * (RapidoReach) are not covered, so a leaked credit URL, changed, is a signed reversal. Lootably
+ * signs no transaction id: a leaked URL with fresh ids is a signed new credit. Their allow-lists
+ * are therefore required live, and are what refuses the forgery.
+ */
+describe('a leaked signed credit URL, forged into a reversal or a new credit', () => {
+  let wh: WebhooksUnderTest;
+  const PROVIDER_IP = '198.51.100.1';
+  const ATTACKER_IP = '203.0.113.66';
+  const CPX = { appId: '4242', secret: 'live-cpx-secure-hash' };
+  const RR = { appId: 'rr-app', appKey: 'rr-key', secret: 'rr-secret' };
+  const LOOT = { appId: 'placement', secret: 'loot-secret' };
+
+  beforeAll(async () => {
+    wh = await startWebhooksUnderTest({
+      OFFERWALLS_SANDBOX: 'false',
+      CPX_APP_ID: CPX.appId,
+      CPX_SECURE_HASH: CPX.secret,
+      CPX_ALLOWED_IPS: PROVIDER_IP,
+      RAPIDOREACH_APP_ID: RR.appId,
+      RAPIDOREACH_APP_KEY: RR.appKey,
+      RAPIDOREACH_APP_SECRET: RR.secret,
+      RAPIDOREACH_ALLOWED_IPS: PROVIDER_IP,
+      LOOTABLY_PLACEMENT_ID: LOOT.appId,
+      LOOTABLY_POSTBACK_SECRET: LOOT.secret,
+      LOOTABLY_ALLOWED_IPS: PROVIDER_IP,
+    });
+  });
+  afterAll(() => wh?.stop());
+
+  it.each([
+    ['cpx', { CPX_APP_ID: '1', CPX_SECURE_HASH: 'h' }, /CPX_ALLOWED_IPS is required for a live CPX Research wall/],
+    ['rapidoreach', { RAPIDOREACH_APP_ID: 'a', RAPIDOREACH_APP_KEY: 'k', RAPIDOREACH_APP_SECRET: 's' }, /RAPIDOREACH_ALLOWED_IPS is required for a live RapidoReach wall/],
+    ['lootably', { LOOTABLY_PLACEMENT_ID: 'p', LOOTABLY_POSTBACK_SECRET: 's' }, /LOOTABLY_ALLOWED_IPS is required for a live Lootably wall/],
+  ])('a live %s wall without its allow-list does not start', async (_wall, env, message) => {
+    await expect(startWebhooksUnderTest({ OFFERWALLS_SANDBOX: 'false', ...env })).rejects.toThrow(message);
+  });
+
+  const forgeries: Array<{ wall: 'cpx' | 'rapidoreach'; sign: (pb: EmulatedPostback) => string; forge: (url: string) => string }> = [
+    { wall: 'cpx', sign: (pb) => cpxResearch.sign(CPX, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/cpx`), forge: (url) => replaceParam(url, 'status', () => '2') },
+    {
+      wall: 'rapidoreach',
+      sign: (pb) => rapidoReach.sign(RR, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/rapidoreach`),
+      forge: (url) => replaceParam(url, 'currencyAmt', () => '-500'),
+    },
+  ];
+
+  it.each(forgeries)('$wall: the credit URL turned into a reversal is refused from outside the allow-list, and nothing moves', async ({ wall, sign, forge }) => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId, 'credit', 500);
+    const credit = sign(pb);
+    expect(await wh.call(credit, { from: PROVIDER_IP })).toEqual({ status: 200, body: '1' });
+    const forged = forge(credit);
+    // The forged URL still carries a valid signature: only its source address gives it away.
+    expect(OFFERWALL_PROVIDERS[wall].read(new Map(new URLSearchParams(forged.split('?')[1]))).action).toBe('reverse');
+    expect(await wh.call(forged, { from: ATTACKER_IP })).toEqual({ status: 403, body: 'rejected_ip' });
+    expect((await wh.accepted(wall, pb.transactionId)).map((p) => [p.action, p.points])).toEqual([['credit', 500]]);
+    expect(
+      await wh.db.query(`SELECT status, action FROM webhook_transactions WHERE provider = $1 AND transaction_id = $2 ORDER BY created_at`, [wall, pb.transactionId]),
+    ).toEqual([
+      { status: 'accepted', action: 'credit' },
+      { status: 'rejected_ip', action: null },
+    ]);
+  });
+
+  it('lootably: the credit URL replayed with new transaction ids is refused from outside the allow-list, and nothing moves', async () => {
+    const userId = await wh.registerUser();
+    const pb = postbackFor(userId, 'credit', 500);
+    const url = lootably.sign(LOOT, pb, `${TEST_PUBLIC_URL}/webhooks/offerwalls/lootably`);
+    const minted = Array.from({ length: 5 }, () => `minted-${randomUUID()}`);
+    for (const id of minted) {
+      expect(await wh.call(replaceParam(url, 'transactionID', () => id), { from: ATTACKER_IP })).toEqual({ status: 403, body: 'rejected_ip' });
+    }
+    for (const id of minted) expect(await wh.accepted('lootably', id)).toEqual([]);
+    expect(await wh.call(url, { from: PROVIDER_IP })).toEqual({ status: 200, body: '1' });
+    expect(await wh.accepted('lootably', pb.transactionId)).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { EventEnvelope, OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
 import { PreparedStatement, type TraceHeaders } from '@esim/platform';
+import { boundedPayload } from '../refused-deliveries/bounded-payload';
 import { PostbackDelivery } from './postback-delivery';
 import { WebhookTransaction } from './webhook-transaction.entity';
 
@@ -150,7 +151,8 @@ function batchDocument(batch: readonly BatchDelivery[], clean: <T>(value: T) => 
         credit_transaction_id: b.creditTransactionId === undefined ? null : clean(b.creditTransactionId),
         user_id: b.record.userId,
         amount_mb: amount !== null && Number.isSafeInteger(amount) && Math.abs(amount) <= INT_MAX ? amount : null,
-        raw_payload: clean({ method, url: fullUrl, query, body, headers: kept }),
+        // A delivery refused before the statement came from anyone: its record is bounded.
+        raw_payload: clean(b.status === undefined ? { method, url: fullUrl, query, body, headers: kept } : boundedPayload({ method, url: fullUrl, query, body, headers: kept })),
         source_ip: clean(sourceIp),
         status: b.status ?? null,
         intent: b.intent ?? null,

@@ -3,6 +3,8 @@ import Stripe from 'stripe';
 import { EventPayload, StripeEventAccepted } from '@esim/contracts';
 import { Counter, Metrics, UnitOfWork } from '@esim/platform';
 import { WebhookTransaction } from '../postbacks/webhook-transaction.entity';
+import { boundedPayload } from '../refused-deliveries/bounded-payload';
+import { RefusedDeliveryGate } from '../refused-deliveries/refused-delivery-gate.service';
 import { StripeWebhookSettings } from './stripe-webhook-settings';
 
 /** One Stripe delivery exactly as it reached us: the body's bytes are what the signature covers. */
@@ -20,8 +22,6 @@ export interface StripeAnswer {
 }
 
 const PROVIDER = 'stripe';
-/** A refused delivery is kept for operators, but not its whole body. */
-const REFUSED_PAYLOAD_CHARS = 4096;
 /** Ours, not Stripe's: never stored. */
 const PRIVATE_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,6 +71,7 @@ export class StripeWebhookIngestion implements OnApplicationBootstrap {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly settings: StripeWebhookSettings,
+    private readonly refusedDeliveries: RefusedDeliveryGate,
     metrics: Metrics,
   ) {
     this.outcomes = metrics.counter({
@@ -91,16 +92,21 @@ export class StripeWebhookIngestion implements OnApplicationBootstrap {
       event = Stripe.webhooks.constructEvent(d.body, d.headers['stripe-signature'] ?? '', this.settings.secret, this.settings.toleranceSeconds);
     } catch (err) {
       const reason = (err as Error).message;
-      this.log.warn(`Stripe webhook from ${d.sourceIp} refused: ${reason}`);
+      this.outcomes.inc({ outcome: 'rejected_signature' });
+      // Over its address's limit, a refusal is answered the same but neither stored nor logged.
+      if (!(await this.refusedDeliveries.admit(PROVIDER, 'rejected_signature', d.sourceIp))) return REFUSED;
+      this.log.warn(`Stripe webhook from ${d.sourceIp} refused: ${reason.slice(0, 500)}`);
+      const row = this.row(d, d.body.toString('utf8'));
       await this.uow.run((tx) =>
         tx.manager.getRepository(WebhookTransaction).insert({
-          ...this.row(d, d.body.toString('utf8').slice(0, REFUSED_PAYLOAD_CHARS)),
+          ...row,
+          // Anyone can send a refused delivery: what is kept of it is bounded.
+          rawPayload: boundedPayload(row.rawPayload as { method: string; url: string; body: string; headers: Record<string, string> }),
           transactionId: null,
           status: 'rejected_signature',
           error: storable(reason.slice(0, 500)),
         }),
       );
-      this.outcomes.inc({ outcome: 'rejected_signature' });
       return REFUSED;
     }
 

@@ -114,6 +114,22 @@ describe('POST /webhooks/stripe on the ingestion service', () => {
     expect(refused.at(-1).error).toMatch(/stripe-signature/i);
   });
 
+  it('keeps a bounded record of a refused delivery, and records none beyond the per-address limit', async () => {
+    const from = '203.0.113.88';
+    const payload = JSON.stringify(intentEvent());
+    const headers = { ...signed(payload, 'whsec_wrong'), 'x-forwarded-for': from, 'x-padding': 'p'.repeat(11 * 1024) };
+    const answers = await Promise.all(Array.from({ length: 70 }, () => post(payload, headers)));
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([400]));
+    const [stored] = await wh.db.query(
+      `SELECT count(*)::int AS rows, max(pg_column_size(w.*)) AS largest, bool_and((raw_payload->>'truncated')::boolean) AS truncated
+         FROM webhook_transactions w WHERE provider = 'stripe' AND source_ip = $1`,
+      [from],
+    );
+    // REFUSED_DELIVERIES_PER_MINUTE's default: 60 an address a minute.
+    expect(stored).toEqual({ rows: 60, largest: expect.any(Number), truncated: true });
+    expect(stored.largest).toBeLessThan(8 * 1024);
+  });
+
   it("records payments' refusal of an accepted event on its delivery, with the reason, once however often it arrives", async () => {
     const event = intentEvent();
     const payload = JSON.stringify(event);

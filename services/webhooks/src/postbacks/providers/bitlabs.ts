@@ -22,6 +22,7 @@ export const bitLabs: OfferwallProvider<'appId' | 'secret'> = {
   name: 'BitLabs',
   credentials: { appId: 'BITLABS_APP_TOKEN', secret: 'BITLABS_APP_SECRET' },
   allowedIps: 'BITLABS_ALLOWED_IPS',
+  signatureCovers: { user: true, transactionId: true, amount: true, action: true },
   ack: 'OK',
   transactionParam: 'tx',
   userParam: 'uid',

@@ -9,8 +9,9 @@ import { md5Hex, sameDigest } from './hashing';
  * - Postback URL to configure:
  *   …/webhooks/offerwalls/cpx?status={status}&trans_id={trans_id}&user_id={user_id}&amount_local={amount_local}
  *     &amount_usd={amount_usd}&offer_id={offer_ID}&type={type}&ip_click={ip_click}&secure_hash={secure_hash}
- * - secure_hash = md5(trans_id + "-" + app secure hash). It does not cover the amount: the allow-list
- *   (CPX_ALLOWED_IPS), the unique transaction and POSTBACK_MAX_POINTS guard it.
+ * - secure_hash = md5(trans_id + "-" + app secure hash). It covers neither the amount nor the status:
+ *   a leaked credit URL with status=2 is a signed reversal. The required allow-list
+ *   (CPX_ALLOWED_IPS), the unique transaction and POSTBACK_MAX_POINTS guard them.
  * - status 1 credits, status 2 reverses the same trans_id. type: complete | out (screen-out) | bonus.
  */
 const hashOf = (transaction: string, secret: string) => md5Hex(`${transaction}-${secret}`);
@@ -20,6 +21,7 @@ export const cpxResearch: OfferwallProvider<'appId' | 'secret'> = {
   name: 'CPX Research',
   credentials: { appId: 'CPX_APP_ID', secret: 'CPX_SECURE_HASH' },
   allowedIps: 'CPX_ALLOWED_IPS',
+  signatureCovers: { user: false, transactionId: true, amount: false, action: false },
   ack: '1',
   transactionParam: 'trans_id',
   userParam: 'user_id',

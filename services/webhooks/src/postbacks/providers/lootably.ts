@@ -10,7 +10,8 @@ import { taskTypeOf } from './task-type';
  *   …/webhooks/offerwalls/lootably?userID={userID}&transactionID={transactionID}&ip={ip}&offerName={offerName}
  *     &offerID={offerID}&goalName={goalName}&revenue={revenue}&currencyReward={currencyReward}&hash={hash}
  * - hash = SHA-256 hex of userID + ip + revenue + currencyReward + postback secret, the values as
- *   sent: it covers the user and the amount.
+ *   sent: it covers the user and the amount, not the transaction id: a leaked URL with new ids is a
+ *   signed new credit, so the allow-list (LOOTABLY_ALLOWED_IPS) is required live.
  * - Reversal: the same transactionID with a negative currencyReward (and revenue).
  */
 const hashOf = (userId: string, ip: string, revenue: string, reward: string, secret: string) =>
@@ -21,6 +22,7 @@ export const lootably: OfferwallProvider<'appId' | 'secret'> = {
   name: 'Lootably',
   credentials: { appId: 'LOOTABLY_PLACEMENT_ID', secret: 'LOOTABLY_POSTBACK_SECRET' },
   allowedIps: 'LOOTABLY_ALLOWED_IPS',
+  signatureCovers: { user: true, transactionId: false, amount: true, action: true },
   ack: '1',
   transactionParam: 'transactionID',
   userParam: 'userID',

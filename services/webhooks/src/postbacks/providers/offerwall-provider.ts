@@ -7,6 +7,24 @@ import type { PostbackParams } from './postback-params';
 export type CredentialName = 'appId' | 'secret' | 'appKey' | 'publisherId';
 export type Credentials<K extends CredentialName = CredentialName> = Readonly<Record<K, string>>;
 
+/** Which parts of a postback its signature covers (docs/earning.md, "The five walls"). */
+export interface SignatureCoverage {
+  user: boolean;
+  transactionId: boolean;
+  amount: boolean;
+  /** Whether it is a credit or a reversal (a status parameter, or the amount's sign). */
+  action: boolean;
+}
+
+/** What moves points: a signature must cover all of it for a live wall to run without an allow-list. */
+const MOVES_POINTS = { transactionId: 'the transaction id', amount: 'the amount', action: 'whether it credits or reverses' } as const;
+
+/** Why a live wall needs its source allow-list (what its signature leaves out), or null when it does not. */
+export function requiredAllowList(covers: SignatureCoverage): string | null {
+  const missing = (Object.keys(MOVES_POINTS) as Array<keyof typeof MOVES_POINTS>).filter((part) => !covers[part]).map((part) => MOVES_POINTS[part]);
+  return missing.length === 0 ? null : `its signature does not cover ${missing.join(', ')}`;
+}
+
 /** A delivery read into what the ledger needs. */
 export interface PostbackFacts {
   /** This delivery's own transaction id (stored with the delivery). */
@@ -50,11 +68,12 @@ export interface OfferwallProvider<K extends CredentialName = CredentialName> {
   readonly credentials: Readonly<Record<K, keyof WebhooksConfig>>;
   readonly allowedIps: keyof WebhooksConfig;
   /**
-   * Set when the signature leaves out what makes a postback new (the transaction id): anyone
-   * holding one signed callback could mint credits with fresh ids, so a live wall refuses to start
-   * without its source allow-list. Says why.
+   * What the wall's signature covers. A signature that leaves out anything that moves points (the
+   * transaction id, the amount, or whether it credits or reverses) lets one leaked callback URL be
+   * turned into new credits or forged reversals: such a live wall refuses to start without its
+   * source allow-list (requiredAllowList).
    */
-  readonly allowListRequired?: string;
+  readonly signatureCovers: SignatureCoverage;
   /** Body the provider expects once a postback is processed. */
   readonly ack: string;
   /** Parameters that carry the transaction id and the user, recorded even when a delivery is refused. */

@@ -13,6 +13,8 @@ import { taskTypeOf } from './task-type';
  *   secret; this is the Peanut Labs scheme their parameters copy (providers.md §2.1) — confirm it
  *   with a test callback from the dashboard. The uid checksum is verified as well.
  * - Reversal: not documented; a callback with a negative currencyAmt takes the transaction back.
+ *   txnHash covers neither the amount nor its sign: a leaked credit URL with a negative currencyAmt
+ *   is a signed reversal, so the allow-list (RAPIDOREACH_ALLOWED_IPS) is required live.
  */
 const internalId = (userId: string) => userId.replace(/-/g, '').toLowerCase();
 
@@ -29,6 +31,7 @@ export const rapidoReach: OfferwallProvider<'appId' | 'appKey' | 'secret'> = {
   name: 'RapidoReach',
   credentials: { appId: 'RAPIDOREACH_APP_ID', appKey: 'RAPIDOREACH_APP_KEY', secret: 'RAPIDOREACH_APP_SECRET' },
   allowedIps: 'RAPIDOREACH_ALLOWED_IPS',
+  signatureCovers: { user: true, transactionId: true, amount: false, action: false },
   ack: '1',
   transactionParam: 'transactionId',
   userParam: 'endUserId',

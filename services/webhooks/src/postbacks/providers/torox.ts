@@ -19,7 +19,7 @@ export const torox: OfferwallProvider<'publisherId' | 'appId' | 'secret'> = {
   name: 'Torox',
   credentials: { publisherId: 'TOROX_PUB_ID', appId: 'TOROX_APP_ID', secret: 'TOROX_SECRET_KEY' },
   allowedIps: 'TOROX_ALLOWED_IPS',
-  allowListRequired: 'its signature covers neither the amount nor the conversion id',
+  signatureCovers: { user: true, transactionId: false, amount: false, action: false },
   ack: '1',
   transactionParam: 'id',
   userParam: 'user_id',
