@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_HTTP_PORTS, type ServiceName, type ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
 import { ConfigError, Env, loadConfig } from '../config/load-config';
+import { AdminAuthority } from '../messaging/admin-authority';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { AmqpRpcServer } from '../messaging/rpc-server';
 import { rpcQueueName } from '../messaging/topology';
@@ -49,7 +50,8 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     const port = app.get<ServicePort>(SERVICE_PORT);
     if (port.answers.length > 0) {
       const queue = rpcQueueName({ exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX }, opts.name);
-      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }) }, { inheritAppConfig: true });
+      const access = { answers: port.answers, adminAuthority: app.get(AdminAuthority) };
+      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }, access) }, { inheritAppConfig: true });
       await app.startAllMicroservices();
     }
     await app.listen(opts.port);
