@@ -4,6 +4,7 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { z } from 'zod';
 import { DEFAULT_HTTP_PORTS, type ServiceName, type ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
+import { brokerCredentialProblem } from '../config/broker-credentials';
 import { ConfigError, Env, loadConfig } from '../config/load-config';
 import { AdminAuthority } from '../messaging/admin-authority';
 import { AmqpConnection } from '../messaging/amqp-connection';
@@ -104,6 +105,8 @@ export interface ServiceDefinition<S extends z.ZodObject> {
 export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>) {
   return (env: Env, opts: Pick<StartServiceOptions, 'shutdownHooks'> = {}): Promise<INestApplication> => {
     const config = loadConfig(def.configSchema, env) as z.infer<S> & PlatformConfig;
+    const broker = brokerCredentialProblem(config);
+    if (broker) throw new ConfigError([broker]);
     // Traces are exported when an OTLP endpoint is configured; otherwise nothing is started.
     startTracing({ service: def.name, env });
     return startService({
