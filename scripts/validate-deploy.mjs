@@ -121,6 +121,26 @@ function checkAddresses(where, service, env, platform, hosts) {
   }
 }
 
+/**
+ * Every service connects to RabbitMQ as a user of its own, never `guest` (docs/operations.md,
+ * "Broker users"): a broker client can set the acting user of its RPCs, so one shared or default
+ * user would let any service, or anyone holding that password, act as every other.
+ */
+function checkBrokerUsers(where, urls) {
+  const owners = new Map();
+  for (const [service, value] of urls) {
+    let user = '';
+    try {
+      user = decodeURIComponent(new URL(value).username);
+    } catch {
+      continue; // checkAddresses reported it
+    }
+    if (user === '' || user === 'guest') fail(`${where} ${service}`, `AMQP_URL must name the service's own broker user, not ${user || 'the default guest'}`);
+    else owners.set(user, [...(owners.get(user) ?? []), service]);
+  }
+  for (const [user, services] of owners) if (services.length > 1) fail(where, `${services.join(', ')} share the broker user ${user}: each service needs its own`);
+}
+
 // --- docker-compose.yml ------------------------------------------------------------------------------
 
 function interpolate(value) {
@@ -237,6 +257,7 @@ function validateK8s() {
   const hosts = new Set(k8sServices.keys());
   const matches = (selector, labels) => Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v) && Object.keys(selector ?? {}).length > 0;
 
+  const brokerUsers = new Map();
   for (const [name, port] of Object.entries(SERVICES)) {
     const where = `${rel(deployDir)} ${name}`;
     const deployment = byName('Deployment').get(name);
@@ -280,7 +301,9 @@ function validateK8s() {
     for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
     checkAddresses(where, name, env, 'k8s', hosts);
     checkConfig(where, name, env);
+    brokerUsers.set(name, env.AMQP_URL);
   }
+  checkBrokerUsers(rel(deployDir), brokerUsers);
   for (const hpa of of('HorizontalPodAutoscaler')) {
     if (!byName('Deployment').has(hpa.spec.scaleTargetRef?.name)) fail(`${rel(deployDir)} HorizontalPodAutoscaler/${hpa.metadata.name}`, 'scales no Deployment of these manifests');
   }

@@ -184,4 +184,21 @@ describe('the admin console', () => {
     expect((await lia.client.get('/api/admin/audit')).status).toBe(403);
     expect(en.dataGifted.subject).toBeTruthy();
   });
+
+  it('grants no gift the trail cannot record', async () => {
+    const schema = sys.ns.schema('identity');
+    const pending = async () => (await lia.client.get('/api/gifts')).json().pendingGifts.length as number;
+    const before = await pending();
+    // The trail refuses gift entries for a moment (identity's database says no, as when it is full or down).
+    await sql(`ALTER TABLE "${schema}".admin_audit_log ADD CONSTRAINT no_gifts_now CHECK (action <> 'data_gift_granted') NOT VALID`);
+    try {
+      const res = await gift(lia.id, { planTier: '1GB', iccid: 'admin-gifted' });
+      expect({ status: res.status, code: res.json().code, reason: res.json().reason }).toEqual({ status: 503, code: 'unavailable', reason: 'audit_unavailable' });
+    } finally {
+      await sql(`ALTER TABLE "${schema}".admin_audit_log DROP CONSTRAINT no_gifts_now`);
+    }
+    expect(await pending()).toBe(before);
+    expect((await gift(lia.id, { planTier: '1GB', iccid: 'admin-gifted' })).status).toBe(201);
+    expect(await pending()).toBe(before + 1);
+  });
 });

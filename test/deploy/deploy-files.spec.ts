@@ -110,4 +110,16 @@ describe('the deployment files', () => {
     expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
     expect(out).toMatch(/webhooks: the webhooks service would refuse to start: .*STRIPE_WEBHOOK_SECRET is required/);
   }, 60_000);
+
+  it('fail for manifests whose services share a broker user or use guest', async () => {
+    const dir = k8sWith((o, file) => {
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-broker-payments') o.stringData.AMQP_URL = 'amqp://esim-esim:CHANGE-ME@rabbitmq:5672';
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-broker-rewards') o.stringData.AMQP_URL = 'amqp://guest:guest@rabbitmq:5672';
+      return o;
+    });
+    const { code, out } = await validate({ DEPLOY_DIR: dir });
+    expect(code).toBe(1);
+    expect(out).toContain('esim, payments share the broker user esim-esim: each service needs its own');
+    expect(out).toContain("rewards: AMQP_URL must name the service's own broker user, not guest");
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { DataSource } from 'typeorm';
 import { IdentityConfig } from './config';
 import { AdminEmailsBootstrap } from './admin/admin-emails.bootstrap';
 import { AuditRpcHandler } from './admin/audit.rpc-handler';
@@ -8,6 +9,7 @@ import { AdminUsersRpcHandler } from './admin-users/admin-users.rpc-handler';
 import { UserSearch } from './admin-users/user-search';
 import { IsAdminRpcHandler } from './admin/is-admin.rpc-handler';
 import { ListUsersRpcHandler } from './admin/list-users.rpc-handler';
+import { LocalAdminAuthority } from './admin/local-admin.authority';
 import { AuditLog } from './audit/audit-log';
 import { PasswordHasher } from './credentials/password-hasher';
 import { LoginRpcHandler } from './login/login.rpc-handler';
@@ -33,7 +35,14 @@ export class IdentityModule {
     return {
       module: IdentityModule,
       imports: [
-        ServicePlatformModule.forService({ name: 'identity', config, entities: IDENTITY_ENTITIES, migrations: IDENTITY_MIGRATIONS }),
+        ServicePlatformModule.forService({
+          name: 'identity',
+          config,
+          entities: IDENTITY_ENTITIES,
+          migrations: IDENTITY_MIGRATIONS,
+          // Identity owns the admin flag: its own admin-only RPCs are checked against its table.
+          adminAuthority: { inject: [DataSource], useFactory: (db: DataSource) => new LocalAdminAuthority(db) },
+        }),
       ],
       controllers: [
         RegisterRpcHandler,

@@ -48,6 +48,11 @@ export const paymentsConfigSchema = platformConfigSchema
     PURCHASE_CONFIRM_WAIT_MS: envInt(4_000, 0)
       .pipe(z.number().max(PURCHASE_CONFIRM_WAIT_LIMIT_MS))
       .describe(`How long confirming a purchase waits for the eSIM before answering "processing" (at most ${PURCHASE_CONFIRM_WAIT_LIMIT_MS}).`),
+    PAYMENTS_RECONCILE_AFTER_MS: envInt(300_000, 0).describe(
+      'How long a purchase may stay unpaid before the reconciliation asks Stripe about its PaymentIntent (its webhook may be lost); later checks back off from this, doubling up to 6 hours.',
+    ),
+    PAYMENTS_RECONCILE_INTERVAL_MS: envInt(60_000, 100).describe('How often the reconciliation looks for purchases due a check with Stripe.'),
+    PAYMENTS_RECONCILE_GIVE_UP_HOURS: envInt(72, 1).describe('After how many hours an unpaid purchase is no longer checked with Stripe (an abandoned checkout).'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.STRIPE_SECRET_KEY !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['STRIPE_SECRET_KEY'],

@@ -3,6 +3,8 @@ import { ServicePlatformModule } from '@esim/platform';
 import { PaymentsConfig } from './config';
 import { Purchases1732062000000 } from './migrations/1732062000000-purchases';
 import { PaymentsOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
+import { PaymentsReconciliation1734300000000 } from './migrations/1734300000000-reconciliation';
+import { PaymentReconciler } from './reconciliation/payment-reconciler';
 import { OperatorQueueRpcHandler } from './refunds/operator-queue.rpc-handler';
 import { PurchaseResolutions } from './refunds/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
@@ -36,7 +38,7 @@ export class PaymentsModule {
           name: 'payments',
           config,
           entities: [EsimPurchaseEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
-          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000],
         }),
       ],
       controllers: [
@@ -61,6 +63,7 @@ export class PaymentsModule {
         EsimIssuedEventHandler,
         EsimFailedEventHandler,
         StripeEventAcceptedEventHandler,
+        PaymentReconciler,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc } from '../rpc/rpc-definition';
 import { lpaCodeSchema, OPERATOR_ACTIONS, operatorQueueItemSchema, operatorQueueListRequestSchema, operatorResolutionSchema } from './operator-queue';
 import { redemptionFactsSchema } from './rewards-admin.rpc';
 import { iccidSchema } from '../http/redemption.http';
@@ -7,21 +7,21 @@ import { iccidSchema } from '../http/redemption.http';
 /** Admin reads and operator actions of esim; the acting admin travels as meta.userId. */
 export const EsimAdminRpc = {
   /** Lists one page of lines through the EsimProvider port: the supplier connection test. */
-  testProvider: defineRpc(
+  testProvider: defineAdminRpc(
     'esim',
     'admin-test-provider',
     z.object({}),
     z.object({ ok: z.boolean(), mode: z.enum(['sandbox', 'live']), total: z.number().int().nullable(), message: z.string() }),
   ),
   /** Deliveries (points redemptions and gift claims) that need a person, oldest wait first. */
-  listOperatorQueue: defineRpc(
+  listOperatorQueue: defineAdminRpc(
     'esim',
     'admin-list-operator-queue',
     operatorQueueListRequestSchema,
     z.object({ items: z.array(operatorQueueItemSchema) }),
   ),
   /** Which of these redemptions esim has a delivery for, and its status. */
-  provisioningStatuses: defineRpc(
+  provisioningStatuses: defineAdminRpc(
     'esim',
     'admin-provisioning-statuses',
     z.object({ redemptionIds: z.array(z.string().uuid()).max(500) }),
@@ -32,7 +32,7 @@ export const EsimAdminRpc = {
    * delivery waiting for a person: exactly once, whoever asks. `facts` (from rewards) stand for a
    * points redemption esim never received.
    */
-  resolveRedemption: defineRpc(
+  resolveRedemption: defineAdminRpc(
     'esim',
     'admin-resolve-redemption',
     z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUDIT_OUTCOMES, auditEntrySchema } from '../http/admin-operations.http';
 import { SORT_ORDERS } from '../http/admin-users.http';
 import { text } from '../http/text.http';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { adminCursorSchema } from './admin-cursor';
 
 /** The identity columns of the admin user table. */
@@ -27,7 +27,7 @@ export const SEARCH_IDS_MAX = 10_000;
  */
 export const IdentityAdminRpc = {
   /** One page of live accounts: `q` matches part of the name or email; keyset `cursor` or `offset`. */
-  searchUsers: defineRpc(
+  searchUsers: defineAdminRpc(
     'identity',
     'admin-search-users',
     z.object({
@@ -43,14 +43,14 @@ export const IdentityAdminRpc = {
     z.object({ users: z.array(adminIdentityUserSchema), nextCursor: z.string().nullable(), total: z.number().int().nullable() }),
   ),
   /** The live accounts among these ids (unknown or deleted ones are absent). */
-  getUsers: defineRpc(
+  getUsers: defineAdminRpc(
     'identity',
     'admin-get-users',
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
     z.object({ users: z.array(adminIdentityUserSchema) }),
   ),
   /** Ids of the live accounts matching `q`, oldest first, at most SEARCH_IDS_MAX (then `truncated`). */
-  searchUserIds: defineRpc(
+  searchUserIds: defineAdminRpc(
     'identity',
     'admin-search-user-ids',
     z.object({ q: text().min(1).max(100) }),
@@ -82,14 +82,14 @@ export const auditEntryRpcSchema = auditEntrySchema.extend({ seq: z.string() });
  * outcome after; grants and revokes of admin are written by identity itself.
  */
 export const AuditRpc = {
-  record: defineRpc('identity', 'audit-record', auditRecordSchema, z.object({ id: z.string().uuid() })),
+  record: defineAdminRpc('identity', 'audit-record', auditRecordSchema, z.object({ id: z.string().uuid() })),
   recordOutcome: defineRpc(
     'identity',
     'audit-record-outcome',
     z.object({ entryId: z.string().uuid(), outcome: z.enum(AUDIT_OUTCOMES), message: z.string().max(500).optional() }),
     z.object({}),
   ),
-  list: defineRpc(
+  list: defineAdminRpc(
     'identity',
     'audit-list',
     z.object({ before: z.string().regex(/^\d{1,18}$/).optional(), limit: z.number().int().min(1).max(200) }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CLAIM_COUNTRIES, REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { SORT_ORDERS } from '../http/admin-users.http';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc } from '../rpc/rpc-definition';
 import { adminCursorSchema } from './admin-cursor';
 import { SEARCH_IDS_MAX } from './identity-admin.rpc';
 import { operatorQueueItemSchema, operatorQueueListRequestSchema } from './operator-queue';
@@ -27,7 +27,7 @@ export const RewardsAdminRpc = {
    * Users ordered by points, one keyset page (docs/admin.md, "The user table"): all open accounts,
    * or only `userIds` (a search's matches; ids without an account rank with 0 points).
    */
-  rankByPoints: defineRpc(
+  rankByPoints: defineAdminRpc(
     'rewards',
     'admin-rank-by-points',
     z.object({
@@ -40,15 +40,15 @@ export const RewardsAdminRpc = {
     z.object({ ranks: z.array(z.object({ userId: z.string().uuid(), points: z.number().int() })), nextCursor: z.string().nullable() }),
   ),
   /** Points redemptions still `processing` long after their reservation: the eSIM side never picked them up. */
-  listStuckRedemptions: defineRpc(
+  listStuckRedemptions: defineAdminRpc(
     'rewards',
     'admin-list-stuck-redemptions',
     operatorQueueListRequestSchema,
     z.object({ items: z.array(operatorQueueItemSchema) }),
   ),
-  getRedemptionFacts: defineRpc('rewards', 'admin-get-redemption-facts', z.object({ redemptionId: z.string().uuid() }), redemptionFactsSchema),
+  getRedemptionFacts: defineAdminRpc('rewards', 'admin-get-redemption-facts', z.object({ redemptionId: z.string().uuid() }), redemptionFactsSchema),
   /** Publishes the redemption's PointsReserved again, for a redemption esim never picked up (it takes it once). */
-  retryRedemption: defineRpc(
+  retryRedemption: defineAdminRpc(
     'rewards',
     'admin-retry-redemption',
     z.object({ redemptionId: z.string().uuid() }),

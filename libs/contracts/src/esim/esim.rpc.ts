@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { idempotencyKeySchema, redeemRequestSchema } from '../http/redemption.http';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { redemptionViewSchema } from './redemption-view';
 
 /** What the user row shows about data gifts: the last successful gift and the total gifted. */
@@ -61,9 +61,9 @@ export const EsimRpc = {
     z.object({ summary: giftSummarySchema, version: z.number().int().nonnegative() }),
   ),
   /** GB delivered to all users so far (the admin stat card). */
-  getGiftTotals: defineRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
+  getGiftTotals: defineAdminRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
   /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */
-  getGiftSummaries: defineRpc(
+  getGiftSummaries: defineAdminRpc(
     'esim',
     'get-gift-summaries',
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
@@ -80,7 +80,7 @@ export const EsimRpc = {
    * The acting user (meta.userId, an admin: the gateway's AdminGuard) grants `recipientId` a
    * claimable 1, 3 or 5 GB gift (the caller checked that the recipient exists).
    */
-  grantGift: defineRpc(
+  grantGift: defineAdminRpc(
     'esim',
     'grant-gift',
     z.object({ recipientId: z.string().uuid(), planTier: z.enum(REDEEMABLE_PLAN_TIERS) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import {
   emailSchema, localeSchema, loginEmailSchema, loginPasswordSchema, nameSchema, passwordSchema, resetTokenSchema, verificationCodeSchema,
 } from '../http/auth.http';
@@ -77,7 +77,7 @@ export const IdentityRpc = {
   /** Whether the acting user (meta.userId) is an admin; false for a visitor or a deleted account. */
   isAdmin: defineRpc('identity', 'is-admin', z.object({}), z.object({ isAdmin: z.boolean() })),
   /** Live accounts, oldest first, for the admin user table; 403 unless the acting user is an admin. */
-  listUsers: defineRpc(
+  listUsers: defineAdminRpc(
     'identity',
     'list-users',
     z.object({ limit: z.number().int().min(1).max(1000), offset: z.number().int().min(0) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRpc } from '../rpc/rpc-definition';
+import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { taskSchema } from './tasks';
 
 /** Points and tasks. Self-service reads answer for the acting user (meta.userId); 401 without one. */
@@ -18,7 +18,7 @@ export const RewardsRpc = {
     z.object({ userId: z.string().uuid(), points: z.number().int(), version: z.number().int().nonnegative() }),
   ),
   /** Balances of many users at once (the admin user table); a user without an account has 0. */
-  getBalances: defineRpc(
+  getBalances: defineAdminRpc(
     'rewards',
     'get-balances',
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
@@ -27,5 +27,5 @@ export const RewardsRpc = {
   /** The acting user's offer-wall tasks, newest first. */
   listTasks: defineRpc('rewards', 'list-tasks', z.object({}), z.object({ tasks: z.array(taskSchema) })),
   /** Users holding a points account, and the sum of their balances. */
-  adminStats: defineRpc('rewards', 'admin-stats', z.object({}), z.object({ totalUsers: z.number().int(), totalPoints: z.number().int() })),
+  adminStats: defineAdminRpc('rewards', 'admin-stats', z.object({}), z.object({ totalUsers: z.number().int(), totalPoints: z.number().int() })),
 } as const;

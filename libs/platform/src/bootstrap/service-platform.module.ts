@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
+import { DynamicModule, FactoryProvider, Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -6,6 +6,7 @@ import { SERVICE_PORTS, ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
 import { HEALTH_CHECKS, HealthCheck, HealthController } from '../health/health.controller';
 import { openDataSource, PersistenceOptions } from '../persistence/data-source';
+import { AdminAuthority, IdentityAdminAuthority } from '../messaging/admin-authority';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { EventConsumer } from '../messaging/event-consumer';
 import { Inbox, PostgresInbox, RedisInbox } from '../messaging/inbox';
@@ -36,6 +37,11 @@ export interface ServicePlatformOptions {
   port?: ServicePort;
   /** Log every HTTP request (the gateway). */
   logRequests?: boolean;
+  /**
+   * Who says whether the acting user of an admin-only RPC is an admin. Default: identity, asked
+   * over RPC; identity itself answers from its own table.
+   */
+  adminAuthority?: Omit<FactoryProvider<AdminAuthority>, 'provide'>;
 }
 
 /** What the lifecycle watches for the metrics: the outbox (with a database) and the consumer's queues. */
@@ -207,11 +213,14 @@ export class ServicePlatformModule {
           inject: [AmqpConnection, PlatformMetrics],
           useFactory: (amqp: AmqpConnection, metrics: PlatformMetrics) => new RpcClient({ ...names, connection: amqp, timeoutMs: config.RPC_TIMEOUT_MS, metrics, service: name }),
         },
+        opts.adminAuthority
+          ? { provide: AdminAuthority, ...opts.adminAuthority }
+          : { provide: AdminAuthority, inject: [RpcClient], useFactory: (rpc: RpcClient) => new IdentityAdminAuthority(rpc) },
         HandlerDiscovery,
         ...storage,
       ],
       exports: [
-        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
+        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, AdminAuthority, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
         ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay] : [PLATFORM_REDIS]),
       ],
     };

@@ -4,7 +4,9 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { z } from 'zod';
 import { DEFAULT_HTTP_PORTS, type ServiceName, type ServicePort } from '@esim/contracts';
 import { PlatformConfig } from '../config/platform-config';
+import { brokerCredentialProblem } from '../config/broker-credentials';
 import { ConfigError, Env, loadConfig } from '../config/load-config';
+import { AdminAuthority } from '../messaging/admin-authority';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { AmqpRpcServer } from '../messaging/rpc-server';
 import { rpcQueueName } from '../messaging/topology';
@@ -49,7 +51,8 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     const port = app.get<ServicePort>(SERVICE_PORT);
     if (port.answers.length > 0) {
       const queue = rpcQueueName({ exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX }, opts.name);
-      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }) }, { inheritAppConfig: true });
+      const access = { answers: port.answers, adminAuthority: app.get(AdminAuthority) };
+      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }, access) }, { inheritAppConfig: true });
       await app.startAllMicroservices();
     }
     await app.listen(opts.port);
@@ -102,6 +105,8 @@ export interface ServiceDefinition<S extends z.ZodObject> {
 export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>) {
   return (env: Env, opts: Pick<StartServiceOptions, 'shutdownHooks'> = {}): Promise<INestApplication> => {
     const config = loadConfig(def.configSchema, env) as z.infer<S> & PlatformConfig;
+    const broker = brokerCredentialProblem(config);
+    if (broker) throw new ConfigError([broker]);
     // Traces are exported when an OTLP endpoint is configured; otherwise nothing is started.
     startTracing({ service: def.name, env });
     return startService({

@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './platform-config';
+export * from './broker-credentials';

@@ -1,3 +1,4 @@
+export * from './admin-authority';
 export * from './amqp-connection';
 export * from './event-consumer';
 export * from './event-handler';

@@ -4,10 +4,12 @@ import { BaseRpcContext, CustomTransportStrategy, Server } from '@nestjs/microse
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
+import { rpcMetaSchema, type RpcDefinition } from '@esim/contracts';
 import { AppError } from '../errors/app-error';
 import { secondsSince } from '../observability/metrics';
 import { PlatformMetrics } from '../observability/platform-metrics';
 import { contextFrom, failed, inSpan, isServerError, serviceTracer, SpanKind, tracingEnabled } from '../observability/tracing';
+import { AdminAuthority, requireAdminCaller } from './admin-authority';
 import { AmqpConnection } from './amqp-connection';
 
 /** One RPC request on the wire: the definition's pattern and `{ meta, data }` (see RpcClient). */
@@ -33,14 +35,18 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
   private readonly inFlight = new Set<Promise<void>>();
   private current?: { ch: Channel; consumerTag: string };
   private readonly tracer: Tracer;
+  /** The patterns of the answered RPCs declared `admin: true` in their contract. */
+  private readonly adminPatterns: ReadonlySet<string>;
 
   constructor(
     private readonly connection: AmqpConnection,
     private readonly queue: string,
     private readonly observe: { service?: string; metrics?: PlatformMetrics } = {},
+    private readonly access: { answers?: readonly RpcDefinition[]; adminAuthority?: AdminAuthority } = {},
   ) {
     super();
     this.tracer = serviceTracer(observe.service ?? queue);
+    this.adminPatterns = new Set((access.answers ?? []).filter((d) => d.admin).map((d) => d.pattern));
   }
 
   listen(callback: (err?: unknown) => void): void {
@@ -118,6 +124,18 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     if (!handler) {
       this.log.error(`no handler for ${String(packet?.pattern)} on ${this.queue}`);
       return { pattern: 'unknown', reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'no_rpc_handler' }).toShape() } };
+    }
+    if (this.adminPatterns.has(packet.pattern)) {
+      // Checked here, before any handler code, whoever sent the request: the gateway's AdminGuard
+      // is the first line, this is the service's own (docs/decisions.md, "Services check their caller").
+      const meta = rpcMetaSchema.safeParse((packet.data as { meta?: unknown } | null)?.meta);
+      try {
+        await requireAdminCaller(this.access.adminAuthority, meta.success ? meta.data : undefined, packet.pattern);
+      } catch (err) {
+        const refusal = err instanceof AppError ? err : new AppError('unavailable', 'The service is taking too long to answer. Please try again in a moment.', { reason: 'admin_check_failed' });
+        this.log.warn(`${packet.pattern} refused for acting user ${meta.success ? (meta.data.userId ?? 'none') : 'unreadable'}: ${refusal.code}${refusal.reason ? ` (${refusal.reason})` : ''}`);
+        return { pattern: packet.pattern, reply: { err: refusal.toShape() } };
+      }
     }
     try {
       // The handler is Nest's wrapped route: its exception filter turns an RpcException into an erroring observable.

@@ -23,8 +23,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
  * Admin actions in the append-only audit trail identity keeps (docs/admin.md, "Audit trail"), and
  * as structured log lines (`audit: true`). An action the console performs is written *before* it
  * runs (`run`): if the trail cannot be written the action is refused, so nothing an admin does
- * goes unrecorded; its outcome is written after, as a row of its own. `record` writes an action
- * that already happened (retried in the background). Reads are only logged (`noteRead`): the trail
+ * goes unrecorded; its outcome is written after, as a row of its own. Reads are only logged (`noteRead`): the trail
  * is for what admins did, not what they looked at.
  */
 @Injectable()
@@ -35,14 +34,6 @@ export class AdminAudit {
 
   noteRead(action: string, adminId: string, fields: Record<string, string | number> = {}): void {
     this.log.log({ audit: true, action, by: adminId, ...fields }, `audit ${action}`);
-  }
-
-  /** An action that already happened (used by the gift route): logged now, written to the trail in the background. */
-  record(action: string, adminId: string, fields: Record<string, string | number> = {}): void {
-    this.log.log({ audit: true, action, by: adminId, ...fields }, `audit ${action}`);
-    const id = randomUUID();
-    const target = typeof fields.userId === 'string' ? { type: 'user', id: fields.userId } : null;
-    void this.write(() => this.rpc.call(AuditRpc.record, { id, action, targetType: target?.type ?? null, targetId: target?.id ?? null, details: fields, outcome: 'succeeded' }), action);
   }
 
   /** Writes the action to the trail before it runs; a trail that cannot be written refuses the action (503). */

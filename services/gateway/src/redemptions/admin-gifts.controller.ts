@@ -42,8 +42,15 @@ export class AdminGiftsController {
       throw err instanceof AppError && err.code === 'not_found' ? userNotFound() : err;
     }
     // The admin is the RPCs' acting user (meta.userId); the user gifted is named as the recipient.
-    const gift = await this.rpc.call(EsimRpc.grantGift, { recipientId: userId, planTier });
-    this.audit.record('data_gift_granted', adminId, { userId, planTier, giftId: gift.giftId });
-    return gift;
+    // Written to the trail before it is granted, like every other admin action: a gift the trail
+    // cannot record is not granted (503), so no gift goes unrecorded.
+    return this.audit.run(
+      'data_gift_granted',
+      adminId,
+      { type: 'user', id: userId },
+      { planTier },
+      () => this.rpc.call(EsimRpc.grantGift, { recipientId: userId, planTier }),
+      (gift) => `gift ${gift.giftId}`,
+    );
   }
 }

@@ -15,8 +15,9 @@ export type PaidIntent = Pick<Stripe.PaymentIntent, 'id' | 'amount' | 'amount_re
 };
 
 /**
- * Turns a succeeded PaymentIntent into an eSIM order, once. Both the confirmation call and
- * Stripe's webhook event (stripe-event-accepted.event-handler.ts) come here; the purchase row moves
+ * Turns a succeeded PaymentIntent into an eSIM order, once. The confirmation call, Stripe's
+ * webhook event (stripe-event-accepted.event-handler.ts) and the reconciliation
+ * (reconciliation/payment-reconciler.ts) come here; the purchase row moves
  * from unpaid to `processing` in one conditional UPDATE, and only the caller that moved it
  * publishes PaymentSucceeded, in the same transaction. Any number of concurrent callers therefore
  * fulfil a PaymentIntent exactly once.
@@ -39,7 +40,7 @@ export class FulfilmentService {
   }
 
   /** `fulfilled` when this call ordered the eSIM; `already` when an earlier one did. */
-  async fulfil(tx: Tx, pi: PaidIntent, purchase: EsimPurchaseEntity, via: 'confirm' | 'webhook'): Promise<'fulfilled' | 'already'> {
+  async fulfil(tx: Tx, pi: PaidIntent, purchase: EsimPurchaseEntity, via: 'confirm' | 'webhook' | 'reconciliation'): Promise<'fulfilled' | 'already'> {
     if (pi.status !== 'succeeded') throw new Error(`fulfil called with a ${pi.status} intent`);
     const paid = await this.purchases.transition(tx.manager, { id: purchase.id }, UNPAID_STATUSES, 'processing', { paidNow: true });
     if (!paid) return 'already';
