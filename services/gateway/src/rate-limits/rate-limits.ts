@@ -20,6 +20,8 @@ const BUCKETS = {
   forgotEmail: 'RATE_LIMIT_FORGOT_EMAIL',
   forgotIp: 'RATE_LIMIT_FORGOT_IP',
   passwordCheckUser: 'RATE_LIMIT_PASSWORD_CHECK_USER',
+  paymentUser: 'RATE_LIMIT_PAYMENT_USER',
+  paymentIp: 'RATE_LIMIT_PAYMENT_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 
