@@ -40,6 +40,8 @@ export const gatewayConfigSchema = platformConfigSchema
     USER_VIEW_FAST_PATH: envBoolean(true).describe('Answer GET /api/user for a valid session with a fresh view in front of Express (same answer, a fraction of the cost); off: every request takes the usual middleware chain.'),
     LIVE_HEARTBEAT_MS: envInt(15000, 50).describe('How often each live stream (GET /api/events) gets a keep-alive comment and its session is checked (a stream of an expired session ends then).'),
     LIVE_STREAMS_PER_USER: envInt(16, 1).describe('Live streams one user may hold open on one gateway replica (one per open page).'),
+    LIVE_STREAMS_PER_ADDRESS: envInt(64, 1).describe('Live streams one client network (an IPv4 address, or an IPv6 /64) may hold open on one gateway replica, whichever accounts hold them.'),
+    LIVE_STREAMS_PER_GATEWAY: envInt(5000, 1).describe('Live streams one gateway replica holds at most (each is an open socket and a file descriptor); more are refused until some close.'),
     REDEEM_WAIT_MS: envInt(8000, 0).describe('How long POST /api/redeem-points and /api/gift-data wait for the eSIM provider before answering status processing (the outcome then reaches the dashboard, history and My eSIMs).'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.CAPTCHA_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
