@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { TEST_DATABASE_URL, TcpProxy } from '@esim/testing';
 import { startSystem, System } from '../support/system';
 import { FAST_PROVISIONING, newEsim, redeem, signUpRedeemer, topUpTo, type Redeemer, expectLedgerSound } from '../redemption/redemption-support';
+import { sendWebhook } from '../purchases/purchases-support';
 import { callPostback, earningSettled, postbackFor, signedPostbackUrl } from './earning-support';
 
 /**
@@ -50,6 +51,17 @@ describe('answers during a database outage', () => {
     const webhooks = sys.apps.webhooks!.get(DataSource);
     const rows = await webhooks.query('SELECT status FROM webhook_transactions WHERE transaction_id = $1', [pb.transactionId]);
     expect(rows).toEqual([{ status: 'accepted' }]);
+  });
+
+  it("answers Stripe's webhook 503 database_unavailable while the database is away, so Stripe delivers it again", async () => {
+    const event = { id: `evt_outage_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_outage', object: 'customer' } } };
+    db.refuse();
+    const during = await sendWebhook(sys, event);
+    db.accept();
+    expect(during).toEqual({ status: 503, body: { error: { message: 'The service is temporarily unavailable.', reason: 'database_unavailable' } } });
+    const webhooks = sys.apps.webhooks!.get(DataSource);
+    expect(await webhooks.query('SELECT 1 FROM webhook_transactions WHERE transaction_id = $1', [event.id])).toEqual([]);
+    expect((await sendWebhook(sys, event)).status).toBe(200);
   });
 
   it('answers a redemption 503 database_unavailable while the database is away, and reserves nothing', async () => {
