@@ -29,7 +29,7 @@ describe('a service started while Postgres or RabbitMQ is down', () => {
 
   const ready = async (app: INestApplication) => {
     const res = await fetch(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/health/ready`);
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, string> } };
   };
 
   it('waits for Postgres, then starts and is ready', async () => {
