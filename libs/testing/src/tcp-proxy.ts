@@ -11,11 +11,19 @@ export class TcpProxy {
   port = 0;
   /** Connections accepted since the proxy was created (a process opening one connection counts 1). */
   accepted = 0;
+  /** Connections dropped on arrival while refusing (each a client's attempt to reach the server). */
+  refused = 0;
+  private refusing = false;
 
   constructor(private readonly targetHost: string, private readonly targetPort: number) {}
 
   async start(port = 0): Promise<this> {
     this.server = net.createServer((client) => {
+      if (this.refusing) {
+        this.refused++;
+        client.destroy();
+        return;
+      }
       const upstream = net.connect(this.targetPort, this.targetHost);
       this.accepted++;
       this.clients.add(client);
@@ -48,6 +56,22 @@ export class TcpProxy {
     this.clients.clear();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
+  }
+
+  /**
+   * Keeps listening but drops every connection as it arrives (and the open ones now): the server
+   * is unreachable, and `refused` counts the attempts to reach it, so a test can wait for a client
+   * to have tried (and be waiting) rather than for time to pass. `accept()` lets them through again.
+   */
+  refuse(): void {
+    this.refusing = true;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    this.clients.clear();
+  }
+
+  accept(): void {
+    this.refusing = false;
   }
 
   async restore(): Promise<void> {

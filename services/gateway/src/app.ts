@@ -4,7 +4,7 @@ import { limitSlowClients, Metrics, ProviderDoor, serviceStarter } from '@esim/p
 import { GatewayConfig, gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
 import { bodyParsers } from './http/body-parsers';
-import { csrfGuard } from './http/csrf.middleware';
+import { csrfGuard, originGuard } from './http/csrf.middleware';
 import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
 import { securityHeaders } from './http/security-headers';
@@ -30,6 +30,7 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   http.use(securityHeaders());
   http.use(bodyParsers(config.BODY_LIMIT));
   http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
+  http.use('/sandbox', originGuard(config.PUBLIC_URL));
   const store = app.get(RedisStoreClass);
   http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });

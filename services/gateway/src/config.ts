@@ -36,6 +36,8 @@ export const gatewayConfigSchema = platformConfigSchema
     RATE_LIMIT_PASSWORD_CHECK_USER: rateLimitSetting('10/900').describe('Current-password checks (profile changes) per signed-in user per window.'),
     RATE_LIMIT_ICCID_USER: rateLimitSetting('20/3600').describe('ICCID lookups (top-ups through POST /api/redeem-points or /api/gift-data) per signed-in user per window; each refused one also costs the captcha mark.'),
     RATE_LIMIT_ICCID_IP: rateLimitSetting('60/3600').describe('ICCID lookups (top-ups) per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts make them.'),
+    RATE_LIMIT_PAYMENT_USER: rateLimitSetting('20/600').describe('Card payments started (POST /api/create-esim-payment, each a Stripe PaymentIntent) per signed-in user per window: Stripe allows an account about 100 writes a second, so unbounded creation by a few sessions would fail every buyer\'s payment.'),
+    RATE_LIMIT_PAYMENT_IP: rateLimitSetting('60/600').describe('Card payments started per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts start them.'),
     CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the local siteverify emulator at /sandbox/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),
@@ -44,6 +46,8 @@ export const gatewayConfigSchema = platformConfigSchema
     USER_VIEW_FAST_PATH: envBoolean(true).describe('Answer GET /api/user for a valid session with a fresh view in front of Express (same answer, a fraction of the cost); off: every request takes the usual middleware chain.'),
     LIVE_HEARTBEAT_MS: envInt(15000, 50).describe('How often each live stream (GET /api/events) gets a keep-alive comment and its session is checked (a stream of an expired session ends then).'),
     LIVE_STREAMS_PER_USER: envInt(16, 1).describe('Live streams one user may hold open on one gateway replica (one per open page).'),
+    LIVE_STREAMS_PER_ADDRESS: envInt(64, 1).describe('Live streams one client network (an IPv4 address, or an IPv6 /64) may hold open on one gateway replica, whichever accounts hold them.'),
+    LIVE_STREAMS_PER_GATEWAY: envInt(5000, 1).describe('Live streams one gateway replica holds at most (each is an open socket and a file descriptor); more are refused until some close.'),
     REDEEM_WAIT_MS: envInt(8000, 0).describe('How long POST /api/redeem-points and /api/gift-data wait for the eSIM provider before answering status processing (the outcome then reaches the dashboard, history and My eSIMs).'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.CAPTCHA_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {

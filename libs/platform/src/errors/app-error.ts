@@ -68,3 +68,10 @@ export function validationError(issues: ReadonlyArray<{ message: string; path: P
     details: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
   });
 }
+
+/** Declared reason of a 503 answered while the service's database cannot be reached. */
+export const DATABASE_UNAVAILABLE = 'database_unavailable';
+
+/** The answer to a request that failed only because the database could not be reached (isDatabaseUnreachable). */
+export const databaseUnavailable = (): AppError =>
+  new AppError('unavailable', 'The service is temporarily unavailable. Please try again in a moment.', { reason: DATABASE_UNAVAILABLE });

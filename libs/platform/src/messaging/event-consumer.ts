@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { ROOT_CONTEXT, Span, Tracer } from '@opentelemetry/api';
 import type { ChannelWrapper } from 'amqp-connection-manager';
@@ -12,6 +13,7 @@ import { AmqpConnection } from './amqp-connection';
 import { EVENT_BATCH } from './event-batch';
 import { EventHandlerBinding } from './event-handler';
 import { GroupCommit } from '../persistence/group-commit';
+import { isDatabaseUnreachable } from '../persistence/postgres-errors';
 import { Inbox } from './inbox';
 import { MessagingNames, deadLetterQueueName, eventQueueName } from './topology';
 
@@ -35,6 +37,8 @@ export interface EventConsumerStats {
   failed: number;
   /** Acks and nacks that could not be sent because the broker link had dropped. */
   settlementsLost: number;
+  /** Deliveries held right now until the database answers again (untilStoreAnswers). */
+  heldForStore: number;
 }
 
 type Settlement = 'ack' | 'retry' | 'dead-letter';
@@ -44,7 +48,11 @@ type Settlement = 'ack' | 'retry' | 'dead-letter';
  * not, with why. `body` gives its envelope as a message of its own would carry it (made only when
  * it is dead-lettered: serializing each event of every batch again would be wasted).
  */
-type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: string; body: () => Buffer; envelope?: EventEnvelope };
+/** `unreachable`: the failure was the database being out of reach, not the event (isDatabaseUnreachable). */
+type Outcome = { done: true } | { done: false; reason: DeadLetterReason; error: string; body: () => Buffer; envelope?: EventEnvelope; unreachable?: boolean };
+
+/** Between probes of a database that could not be reached: doubling from the first, never above the last. */
+const STORE_PROBE_MS = { first: 250, max: 5_000 } as const;
 
 const DEFAULT_PREFETCH = 16;
 /** When a handler applies deliveries in groups (handleAll), the groups can only be as large as the prefetch. */
@@ -80,8 +88,10 @@ export class EventConsumer {
   private readonly closedChannels = new WeakSet<Channel>();
   private current?: { ch: Channel; consumerTag: string };
   private stopping = false;
+  /** The one wait for the database to answer again, shared by every delivery that failed on it. */
+  private storeBack?: Promise<void>;
   private readonly tracer: Tracer;
-  readonly stats: EventConsumerStats = { received: 0, applied: 0, duplicates: 0, failed: 0, settlementsLost: 0 };
+  readonly stats: EventConsumerStats = { received: 0, applied: 0, duplicates: 0, failed: 0, settlementsLost: 0, heldForStore: 0 };
 
   constructor(
     private readonly connection: AmqpConnection,
@@ -195,6 +205,7 @@ export class EventConsumer {
       raw = new Unreadable((err as Error).message);
     }
     const outcome = await this.inHand.run(() => this.process(msg, raw, () => msg.content, true));
+    if (!outcome.done && outcome.unreachable) await this.untilStoreAnswers();
     if (outcome.done) this.settle(ch, msg, 'ack');
     else if (outcome.reason === 'unreadable' || this.atLimit(msg)) this.deadLetter(ch, msg, outcome.reason, outcome.error);
     else this.settle(ch, msg, 'retry');
@@ -230,6 +241,7 @@ export class EventConsumer {
       this.settle(ch, msg, 'ack');
       return;
     }
+    if (failures.some((f) => f.unreachable)) await this.untilStoreAnswers();
     if (failures.some((f) => f.reason === 'handler_failed') && !this.atLimit(msg)) {
       this.settle(ch, msg, 'retry');
       return;
@@ -311,8 +323,37 @@ export class EventConsumer {
       const returns = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
       const fate = this.atLimit(msg) ? 'going to the dead-letter queue' : `retry ${returns + 1} of ${this.opts.deliveryLimit}`;
       this.log.error(`handling ${envelope.type} ${envelope.id} failed, ${fate}: ${(err as Error).message}`);
-      return { done: false, reason: 'handler_failed', error: (err as Error).message, body, envelope };
+      return { done: false, reason: 'handler_failed', error: (err as Error).message, body, envelope, unreachable: isDatabaseUnreachable(err) };
     }
+  }
+
+  /**
+   * Holds the deliveries that failed only because the database could not be reached until it
+   * answers again (or the consumer stops), and only then returns them to the queue. Returned at
+   * once, they came straight back, failed again, and spent the queue's delivery limit within
+   * milliseconds: during a database cut accepted postbacks went to the dead-letter queue and were
+   * never credited (scripts/chaos-drill.mjs). Now an outage costs each one delivery.
+   */
+  private async untilStoreAnswers(): Promise<void> {
+    const probe = this.inbox.reachable?.bind(this.inbox);
+    if (!probe) return;
+    this.stats.heldForStore++;
+    try {
+      await this.storeWait(probe);
+    } finally {
+      this.stats.heldForStore--;
+    }
+  }
+
+  private storeWait(probe: () => Promise<boolean>): Promise<void> {
+    this.storeBack ??= (async () => {
+      for (let waitMs: number = STORE_PROBE_MS.first; !this.stopping; waitMs = Math.min(waitMs * 2, STORE_PROBE_MS.max)) {
+        if (await probe()) return;
+        this.log.warn(`the database cannot be reached; holding the failed deliveries of ${this.queue}, next try in ${waitMs} ms`);
+        await sleep(waitMs);
+      }
+    })().finally(() => (this.storeBack = undefined));
+    return this.storeBack;
   }
 
   /** Through the inbox: alone, or grouped with the deliveries of the same event that arrive together (handleAll). */

@@ -16,6 +16,8 @@ export interface Inbox {
   apply(consumer: string, envelope: EventEnvelope, work: (tx: Tx) => Promise<void>): Promise<boolean>;
   /** Several events in one transaction: `work` gets those not applied before; answers, for each, whether it was applied now. */
   applyAll?(consumer: string, envelopes: EventEnvelope[], work: (tx: Tx, fresh: EventEnvelope[]) => Promise<void>): Promise<boolean[]>;
+  /** Whether the store answers now (the consumer holds deliveries that failed on it until it does). */
+  reachable?(): Promise<boolean>;
 }
 
 /**
@@ -27,6 +29,13 @@ export class PostgresInbox implements Inbox {
     private readonly dataSource: DataSource,
     private readonly relay: OutboxWaker,
   ) {}
+
+  reachable(): Promise<boolean> {
+    return this.dataSource.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+  }
 
   async apply(consumer: string, envelope: EventEnvelope, work: (tx: Tx) => Promise<void>): Promise<boolean> {
     let staged = 0;

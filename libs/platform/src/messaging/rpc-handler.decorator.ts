@@ -4,7 +4,8 @@ import { MessagePattern, RpcException } from '@nestjs/microservices';
 import { ZodError } from 'zod';
 import { RpcDefinition, RpcMeta, rpcMetaSchema } from '@esim/contracts';
 import { RequestContext } from '../context/request-context';
-import { AppError, validationError } from '../errors/app-error';
+import { AppError, databaseUnavailable, validationError } from '../errors/app-error';
+import { isDatabaseUnreachable } from '../persistence/postgres-errors';
 
 const log = new Logger('RpcHandler');
 const RPC_HANDLER = Symbol.for('esim:rpc-handler');
@@ -34,6 +35,12 @@ export function actingUserId(meta: RpcMeta): string {
 export function toRpcException(err: unknown): RpcException {
   if (err instanceof AppError) return new RpcException(err.toShape());
   if (err instanceof ZodError) return new RpcException(validationError(err.issues).toShape());
+  // A database outage is the service's condition, not a fault of the request: the caller answers
+  // 503 with a declared reason, and the same request succeeds once the database is back.
+  if (isDatabaseUnreachable(err)) {
+    log.warn(`the database is unreachable: ${(err as Error).message}`);
+    return new RpcException(databaseUnavailable().toShape());
+  }
   log.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   return new RpcException(new AppError('internal', 'Something went wrong on our side. Please try again.').toShape());
 }

@@ -4,7 +4,7 @@ import { DataSource, EntitySchema, MixedList, QueryRunner } from 'typeorm';
 import { MESSAGING_MIGRATIONS } from './messaging-tables.migration';
 import { OutboxEventEntity } from '../messaging/outbox-event.entity';
 import { InboxEventEntity } from '../messaging/inbox-event.entity';
-import { PG_ERROR, postgresError } from './postgres-errors';
+import { isDatabaseUnreachable, PG_ERROR, postgresError } from './postgres-errors';
 
 export interface PersistenceOptions {
   url: string;
@@ -26,6 +26,41 @@ export interface PersistenceOptions {
    * connection it is; every service shares one database. An application_name in the URL wins.
    */
   applicationName?: string;
+  /** Told each time the database cannot be reached yet at start (the default logs nothing; the platform module logs). */
+  onWait?: (what: string, err: Error, retryInMs: number) => void;
+}
+
+/** Waits between attempts to reach a server at start: doubling from the first, never above the last. */
+export const START_RETRY_MS = { first: 250, max: 5_000 } as const;
+
+/**
+ * Runs `attempt` until it stops failing because the server is unreachable (isDatabaseUnreachable),
+ * waiting longer each time: a service started before its database (a reboot, `npm start` while
+ * Postgres comes up, a database restarting) waits for it instead of exiting, and stays not ready
+ * meanwhile. Any other failure (wrong password, a broken migration) ends the start as before.
+ * Hand-written: it is one loop over the platform's own notion of "unreachable", which a retry
+ * library would need wrapped around it all the same.
+ */
+export async function untilReachable<T>(what: string, attempt: () => Promise<T>, onWait?: PersistenceOptions['onWait']): Promise<T> {
+  for (let waitMs: number = START_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, START_RETRY_MS.max)) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isDatabaseUnreachable(err)) throw err;
+      onWait?.(what, err as Error, waitMs);
+      await sleep(waitMs);
+    }
+  }
+}
+
+/** The URL without its password, for logs. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'the configured URL';
+  }
 }
 
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
@@ -105,10 +140,20 @@ async function takeMigrationLock(runner: QueryRunner, key: string): Promise<void
  * Opens the service's DataSource: database created if missing, then schema and migrations under
  * an advisory lock so that replicas starting together do not race.
  */
-export async function openDataSource(opts: PersistenceOptions): Promise<DataSource> {
+export function openDataSource(opts: PersistenceOptions): Promise<DataSource> {
+  return untilReachable(`Postgres (${describeUrl(opts.url)})`, () => openOnce(opts), opts.onWait);
+}
+
+async function openOnce(opts: PersistenceOptions): Promise<DataSource> {
   await ensureDatabase(opts.url);
   const ds = createDataSource(opts);
-  await ds.initialize();
+  try {
+    await ds.initialize();
+  } catch (err) {
+    // The pool TypeORM made before its first query failed: close it, or each retry leaves one behind.
+    await ds.driver.disconnect().catch(() => undefined);
+    throw err;
+  }
   const runner = ds.createQueryRunner();
   try {
     await runner.connect();
@@ -122,8 +167,8 @@ export async function openDataSource(opts: PersistenceOptions): Promise<DataSour
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${opts.schema}`]);
     }
   } catch (err) {
-    await runner.release();
-    await ds.destroy();
+    await runner.release().catch(() => undefined);
+    await ds.destroy().catch(() => undefined);
     throw err;
   }
   await runner.release();

@@ -37,3 +37,32 @@ export const isCheckViolation = (err: unknown, constraint?: string): boolean => 
 
 /** The constraint a write violated, when Postgres names one. */
 export const violatedConstraint = (err: unknown): string | undefined => postgresError(err).constraint;
+
+/**
+ * Node's socket errors that mean the database server could not be reached or the link dropped.
+ * `pg` passes them through as they are (err.code), and TypeORM wraps them in `driverError`.
+ */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * What `pg` and pg-pool say when a connection ends or never opens; they carry no code. Matched on
+ * the message because these libraries offer nothing else to tell them by.
+ */
+const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|server closed the connection|Client was closed/i;
+
+/**
+ * The database was unreachable, not the request wrong: a refused, reset or timed-out socket, a
+ * dropped connection, or Postgres itself saying it shuts down or is not accepting connections
+ * (SQLSTATE class 08, and 57P01-57P03). Such a failure is answered 503 (`databaseUnavailable`),
+ * since the same request succeeds once the database is back.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  if (err === null || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (code && (SOCKET_ERRORS.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
+  if (typeof e.message === 'string' && LOST_CONNECTION.test(e.message)) return true;
+  // An AggregateError (a host with several addresses, each refused) holds the socket errors in `errors`.
+  if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnreachable)) return true;
+  return (e.driverError !== undefined && e.driverError !== err && isDatabaseUnreachable(e.driverError)) || (e.cause !== undefined && e.cause !== err && isDatabaseUnreachable(e.cause));
+}

@@ -25,3 +25,24 @@ export function csrfGuard(publicUrl: string): RequestHandler {
     next();
   };
 }
+
+/**
+ * CSRF defence for the sandbox controls under /sandbox (the offer walls' Complete and Reverse
+ * forms, the Stripe emulator's card form relay): they take forms by design, so the content-type
+ * rule of csrfGuard cannot apply, and the origin must. A state-changing request is refused when
+ * the browser names an Origin that is not ours, or says it comes from another site or origin
+ * (Sec-Fetch-Site): the session cookie is SameSite=Lax, which another port or subdomain of the
+ * same site still gets. A request naming neither (a server, a script) is let through, as on /api.
+ */
+export function originGuard(publicUrl: string): RequestHandler {
+  const ownOrigin = new URL(publicUrl).origin;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    if ((origin && origin !== ownOrigin) || site === 'cross-site' || site === 'same-site') {
+      return sendError(res, new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' }));
+    }
+    next();
+  };
+}

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ConfirmEsimPurchaseRequest,
   confirmEsimPurchaseRequestSchema,
@@ -14,7 +15,9 @@ import {
 import { CONFIG, RpcClient } from '@esim/platform';
 import { ZodPipe } from '../common/zod.pipe';
 import type { GatewayConfig } from '../config';
-import { AuthGuard } from '../sessions/auth.guard';
+import { clientNetwork } from '../rate-limits/client-network';
+import { RateLimits } from '../rate-limits/rate-limits';
+import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
 
 /**
  * Card purchases for the signed-in user (shapes: libs/contracts/src/http/purchases.http.ts). The
@@ -25,12 +28,20 @@ import { AuthGuard } from '../sessions/auth.guard';
 export class PurchasesController {
   constructor(
     private readonly rpc: RpcClient,
+    private readonly limits: RateLimits,
     @Inject(CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post('create-esim-payment')
   @HttpCode(200)
-  create(@Body(new ZodPipe(createEsimPaymentRequestSchema)) body: CreateEsimPaymentRequest): Promise<CreateEsimPaymentResponse> {
+  async create(
+    @Body(new ZodPipe(createEsimPaymentRequestSchema)) body: CreateEsimPaymentRequest,
+    @Req() req: Request,
+    @CurrentUserId() userId: string,
+  ): Promise<CreateEsimPaymentResponse> {
+    // Each call creates a PaymentIntent at Stripe, whose write limit is the whole account's:
+    // counted per user and per client network before anything is created.
+    await this.limits.consume(req, ['paymentUser', userId], ['paymentIp', clientNetwork(req)]);
     return this.rpc.call(PaymentsRpc.createEsimPayment, body);
   }
 

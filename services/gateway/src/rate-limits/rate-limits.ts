@@ -22,6 +22,8 @@ const BUCKETS = {
   passwordCheckUser: 'RATE_LIMIT_PASSWORD_CHECK_USER',
   iccidUser: 'RATE_LIMIT_ICCID_USER',
   iccidIp: 'RATE_LIMIT_ICCID_IP',
+  paymentUser: 'RATE_LIMIT_PAYMENT_USER',
+  paymentIp: 'RATE_LIMIT_PAYMENT_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 

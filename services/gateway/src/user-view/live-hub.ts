@@ -24,10 +24,16 @@ import { UserViewKeys } from './user-view-keys';
  * that simply expired is noticed at the next heartbeat (its key is gone, or its absolute lifetime
  * is over).
  */
+/** The cap a refused live stream ran into. */
+export type LiveStreamCap = 'user' | 'address' | 'gateway';
+
 @Injectable()
 export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
   private readonly log = new Logger('LiveHub');
   private readonly streams = new Map<string, Set<LiveStream>>();
+  /** Streams held per client network, whichever users hold them (LIVE_STREAMS_PER_ADDRESS). */
+  private readonly perNetwork = new Map<string, number>();
+  private total = 0;
   /** Pushes to one user's streams, in order (an initial view never overtakes a later change). */
   private readonly queues = new Map<string, Promise<void>>();
   /** Each held user's channel subscription, confirmed or on its way. */
@@ -61,20 +67,27 @@ export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
     // No `end` event: the pages reconnect, to another replica if this one does not come back.
     for (const set of this.streams.values()) for (const stream of set) stream.close();
     this.streams.clear();
+    this.perNetwork.clear();
+    this.total = 0;
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 
   /** How many streams this replica holds (all users, or one). */
   count(userId?: string): number {
     if (userId !== undefined) return this.streams.get(userId)?.size ?? 0;
-    let n = 0;
-    for (const set of this.streams.values()) n += set.size;
-    return n;
+    return this.total;
   }
 
-  /** Whether the user may open one more stream here. */
-  hasRoomFor(userId: string): boolean {
-    return this.count(userId) < this.config.LIVE_STREAMS_PER_USER;
+  /**
+   * Which cap, if any, one more stream of this user from this client network would pass here:
+   * the user's (one per open page), the network's (many accounts behind one address held 30×16
+   * streams), or the replica's (each stream is an open socket). Undefined: there is room.
+   */
+  refusal(userId: string, network: string): LiveStreamCap | undefined {
+    if (this.total >= this.config.LIVE_STREAMS_PER_GATEWAY) return 'gateway';
+    if ((this.perNetwork.get(network) ?? 0) >= this.config.LIVE_STREAMS_PER_ADDRESS) return 'address';
+    if (this.count(userId) >= this.config.LIVE_STREAMS_PER_USER) return 'user';
+    return undefined;
   }
 
   /**
@@ -90,6 +103,8 @@ export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
       this.subscriptions.set(userId, this.subscriber.subscribe(UserViewKeys.changes(this.prefix, userId)));
     }
     set.add(stream);
+    this.total++;
+    this.perNetwork.set(stream.network, (this.perNetwork.get(stream.network) ?? 0) + 1);
     await this.subscriptions.get(userId);
     this.enqueue(userId, async () => {
       const user = await this.views.current(userId);
@@ -99,7 +114,12 @@ export class LiveHub implements OnModuleInit, BeforeApplicationShutdown {
 
   detach(stream: LiveStream): void {
     const set = this.streams.get(stream.userId);
-    if (!set?.delete(stream) || set.size > 0) return;
+    if (!set?.delete(stream)) return;
+    this.total--;
+    const left = (this.perNetwork.get(stream.network) ?? 1) - 1;
+    if (left > 0) this.perNetwork.set(stream.network, left);
+    else this.perNetwork.delete(stream.network);
+    if (set.size > 0) return;
     this.streams.delete(stream.userId);
     this.subscriptions.delete(stream.userId);
     void this.subscriber.unsubscribe(UserViewKeys.changes(this.prefix, stream.userId)).catch(() => undefined);

@@ -4,8 +4,16 @@ import { CONFIG, AppError } from '@esim/platform';
 import { sessionAbsoluteMs, type GatewayConfig } from '../config';
 import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
 import { sessionRef } from '../sessions/session.service';
-import { LiveHub } from './live-hub';
+import { clientNetwork } from '../rate-limits/client-network';
+import { LiveHub, type LiveStreamCap } from './live-hub';
 import { LiveStream } from './live-stream';
+
+/** The declared reason of each cap's 429 (the page reconnects later whichever it is). */
+const STREAM_CAP_REASON: Record<LiveStreamCap, string> = {
+  user: 'too_many_streams',
+  address: 'too_many_streams_from_address',
+  gateway: 'too_many_streams_on_server',
+};
 
 /**
  * `GET /api/events`: the signed-in user's live stream (server-sent events), one per open page.
@@ -33,10 +41,15 @@ export class LiveStreamController {
     if ((origin && origin !== this.ownOrigin) || req.headers['sec-fetch-site'] === 'cross-site') {
       throw new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' });
     }
-    if (!this.hub.hasRoomFor(userId)) throw new AppError('rate_limited', 'Too many open live streams. Close a tab and try again.', { reason: 'too_many_streams' });
+    const network = clientNetwork(req);
+    const cap = this.hub.refusal(userId, network);
+    if (cap) {
+      this.log.warn({ cap, ip: req.ip }, 'live stream refused');
+      throw new AppError('rate_limited', 'Too many open live streams. Close a tab and try again.', { reason: STREAM_CAP_REASON[cap] });
+    }
 
     const signedInAt = req.session.passport?.user?.signedInAt ?? Date.now();
-    const stream = new LiveStream(userId, sessionRef(req.sessionID), req.sessionID, signedInAt + sessionAbsoluteMs(this.config), res);
+    const stream = new LiveStream(userId, sessionRef(req.sessionID), req.sessionID, signedInAt + sessionAbsoluteMs(this.config), res, network);
     res.on('close', () => this.hub.detach(stream));
     // The socket stays open for as long as the page does; no idle timeout of the server applies.
     req.socket.setTimeout(0);

@@ -20,6 +20,8 @@ export class LiveStream {
     /** When the session's absolute lifetime runs out (ms since the epoch). */
     readonly expiresAt: number,
     private readonly res: Response,
+    /** The client network it came from (clientNetwork), counted by the per-address cap. */
+    readonly network = '',
   ) {
     res.on('close', () => (this.closed = true));
   }

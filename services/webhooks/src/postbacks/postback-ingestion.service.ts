@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AcceptedPostback, MAX_POSTBACKS_PER_EVENT, OfferwallPostbacksAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
-import { CONFIG, Counter, eventId, GroupCommit, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
+import { CONFIG, Counter, DATABASE_UNAVAILABLE, eventId, GroupCommit, isDatabaseUnreachable, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
 import { RefusedDeliveryGate } from '../refused-deliveries/refused-delivery-gate.service';
@@ -70,7 +70,16 @@ export class PostbackIngestion {
       }
       this.log.warn(`${d.provider} postback from ${d.sourceIp} refused (${status}): ${examined.why}`);
     }
-    const outcome = await this.writes.submit(examined);
+    let outcome: PostbackOutcome;
+    try {
+      outcome = await this.writes.submit(examined);
+    } catch (err) {
+      if (!isDatabaseUnreachable(err)) throw err;
+      // Nothing was recorded: the provider is told to come back (a 5xx makes every wall retry),
+      // and the body names why, as the other refusals do.
+      this.log.warn(`${d.provider} postback from ${d.sourceIp} not recorded, the database is unreachable: ${(err as Error).message}`);
+      return { httpStatus: 503, body: DATABASE_UNAVAILABLE };
+    }
     this.outcomes.inc({ wall: d.provider, outcome });
     return answerFor(d.provider, outcome);
   }

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STRIPE_WEBHOOK_PATH } from '@esim/contracts';
-import { CONFIG, plainIpAddress } from '@esim/platform';
+import { CONFIG, DATABASE_UNAVAILABLE, isDatabaseUnreachable, plainIpAddress } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { StripeWebhookIngestion } from './stripe-webhook-ingestion.service';
 
@@ -26,13 +26,20 @@ export class StripeWebhookController {
   async receive(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<unknown> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    const answer = await this.ingestion.ingest({
-      body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-      url: `${this.publicOrigin}${req.originalUrl}`,
-      headers,
-      sourceIp: plainIpAddress(req.ip ?? req.socket.remoteAddress ?? ''),
-    });
-    res.status(answer.httpStatus);
-    return answer.body;
+    try {
+      const answer = await this.ingestion.ingest({
+        body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        url: `${this.publicOrigin}${req.originalUrl}`,
+        headers,
+        sourceIp: plainIpAddress(req.ip ?? req.socket.remoteAddress ?? ''),
+      });
+      res.status(answer.httpStatus);
+      return answer.body;
+    } catch (err) {
+      if (!isDatabaseUnreachable(err)) throw err;
+      // Nothing was recorded: a 5xx makes Stripe deliver the event again later.
+      res.status(503);
+      return { error: { message: 'The service is temporarily unavailable.', reason: DATABASE_UNAVAILABLE } };
+    }
   }
 }
