@@ -26,7 +26,7 @@ export interface RpcMessage<T = unknown> {
  * `meta.userId` and never in the request (docs/architecture.md, "Naming rule"). 401 without one.
  */
 export function actingUserId(meta: RpcMeta): string {
-  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  if (!meta.userId) throw new AppError('sign_in_required', 'Please sign in to continue.');
   return meta.userId;
 }
 
@@ -35,7 +35,7 @@ export function toRpcException(err: unknown): RpcException {
   if (err instanceof AppError) return new RpcException(err.toShape());
   if (err instanceof ZodError) return new RpcException(validationError(err.issues).toShape());
   log.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  return new RpcException(new AppError('internal', 'Something went wrong on our side. Please try again.').toShape());
+  return new RpcException(new AppError('internal_error', 'Something went wrong on our side. Please try again.').toShape());
 }
 
 /**

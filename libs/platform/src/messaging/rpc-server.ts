@@ -112,12 +112,12 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     try {
       packet = JSON.parse(msg.content.toString('utf8')) as RpcRequestPacket;
     } catch {
-      return { pattern: 'unknown', reply: { err: new AppError('validation', 'The request could not be read.').toShape() } };
+      return { pattern: 'unknown', reply: { err: new AppError('invalid_json', 'The request could not be read.').toShape() } };
     }
     const handler = typeof packet?.pattern === 'string' ? this.getHandlerByPattern(packet.pattern) : null;
     if (!handler) {
       this.log.error(`no handler for ${String(packet?.pattern)} on ${this.queue}`);
-      return { pattern: 'unknown', reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'no_rpc_handler' }).toShape() } };
+      return { pattern: 'unknown', reply: { err: new AppError('no_rpc_handler', 'Something went wrong on our side. Please try again.').toShape() } };
     }
     try {
       // The handler is Nest's wrapped route: its exception filter turns an RpcException into an erroring observable.
@@ -126,7 +126,7 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     } catch (err) {
       if (AppError.isShape(err)) return { pattern: packet.pattern, reply: { err } };
       this.log.error(`${packet.pattern} failed: ${(err as Error)?.stack ?? String(err)}`);
-      return { pattern: packet.pattern, reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.').toShape() } };
+      return { pattern: packet.pattern, reply: { err: new AppError('internal_error', 'Something went wrong on our side. Please try again.').toShape() } };
     }
   }
 }

@@ -31,9 +31,9 @@ export class LiveStreamController {
   async events(@Req() req: Request, @Res() res: Response, @CurrentUserId() userId: string): Promise<void> {
     const origin = req.headers.origin;
     if ((origin && origin !== this.ownOrigin) || req.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' });
+      throw new AppError('csrf_origin', 'Cross-origin requests are not allowed.');
     }
-    if (!this.hub.hasRoomFor(userId)) throw new AppError('rate_limited', 'Too many open live streams. Close a tab and try again.', { reason: 'too_many_streams' });
+    if (!this.hub.hasRoomFor(userId)) throw new AppError('too_many_streams', 'Too many open live streams. Close a tab and try again.');
 
     const signedInAt = req.session.passport?.user?.signedInAt ?? Date.now();
     const stream = new LiveStream(userId, sessionRef(req.sessionID), req.sessionID, signedInAt + sessionAbsoluteMs(this.config), res);

@@ -1,0 +1,38 @@
+import { declareError, detailsOf } from './error-declaration';
+
+/** What the HTTP edge and the platform (RPC, request parsing, sessions) answer, whatever the route. */
+export const PLATFORM_ERRORS = {
+  /** Input that fails its schema; `details` names each field and what is wrong with it. */
+  invalid_request: declareError('validation', 'user', detailsOf<ReadonlyArray<{ path: string; message: string }>>()),
+  invalid_json: declareError('validation', 'internal'),
+  payload_too_large: declareError('payload_too_large', 'internal'),
+  unsupported_media_type: declareError('unsupported_media_type', 'internal'),
+  csrf_origin: declareError('forbidden', 'internal'),
+  csrf_content_type: declareError('unsupported_media_type', 'internal'),
+  sign_in_required: declareError('unauthorized', 'user'),
+  forbidden: declareError('forbidden', 'internal'),
+  not_found: declareError('not_found', 'internal'),
+  conflict: declareError('conflict', 'internal'),
+  unprocessable: declareError('unprocessable', 'internal'),
+  too_many_attempts: declareError('rate_limited', 'user'),
+  too_many_streams: declareError('rate_limited', 'user'),
+  internal_error: declareError('internal', 'user'),
+  no_rpc_handler: declareError('internal', 'internal'),
+  bad_gateway: declareError('bad_gateway', 'internal'),
+  service_unavailable: declareError('unavailable', 'user'),
+  rpc_timeout: declareError('unavailable', 'user'),
+  rpc_failed: declareError('unavailable', 'user'),
+  rpc_unroutable: declareError('unavailable', 'user'),
+  rpc_connection_lost: declareError('unavailable', 'user'),
+  rpc_client_closed: declareError('unavailable', 'user'),
+  timeout: declareError('timeout', 'internal'),
+  captcha_required: declareError('forbidden', 'user'),
+  captcha_failed: declareError('validation', 'user'),
+  captcha_expired: declareError('validation', 'user'),
+  captcha_unavailable: declareError('unavailable', 'user'),
+  not_admin: declareError('forbidden', 'operator'),
+  bad_cursor: declareError('validation', 'operator'),
+  dead_letter_not_found: declareError('not_found', 'operator'),
+  no_dead_letter_queue: declareError('not_found', 'operator'),
+  audit_unavailable: declareError('unavailable', 'operator'),
+} as const;
