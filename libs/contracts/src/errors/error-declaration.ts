@@ -29,10 +29,10 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode
  */
 export type ErrorAudience = 'user' | 'operator' | 'internal';
 
-export interface ErrorDeclaration<C extends ErrorCode = ErrorCode, D = unknown> {
+export interface ErrorDeclaration<C extends ErrorCode = ErrorCode, D = unknown, A extends ErrorAudience = ErrorAudience> {
   readonly code: C;
   readonly status: (typeof ERROR_STATUS)[C];
-  readonly audience: ErrorAudience;
+  readonly audience: A;
   /** Type only (never set): the shape of the error's `details`, held exactly (a parameter type is not widened). */
   readonly detailsType?: (details: D) => void;
 }
@@ -46,10 +46,10 @@ export interface DetailsMarker<D> {
 export const detailsOf = <D>(): DetailsMarker<D> => ({});
 
 /** One reason's declaration; its status follows from its code. */
-export function declareError<C extends ErrorCode, D = undefined>(
+export function declareError<C extends ErrorCode, A extends ErrorAudience, D = undefined>(
   code: C,
-  audience: ErrorAudience,
+  audience: A,
   _details?: DetailsMarker<D>,
-): ErrorDeclaration<C, D> {
+): ErrorDeclaration<C, D, A> {
   return Object.freeze({ code, status: ERROR_STATUS[code], audience });
 }

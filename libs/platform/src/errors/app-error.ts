@@ -38,6 +38,8 @@ export class AppError<R extends ErrorReason = ErrorReason> extends Error {
   readonly details?: ErrorDetails<R>;
 
   constructor(reason: R, message: string, ...opts: DetailsArgs<R>) {
+    // The compiler refuses an undeclared reason; this catches one from untyped code, loudly.
+    if (!isErrorReason(reason)) throw new TypeError(`AppError: '${String(reason)}' is not a declared error reason (libs/contracts/src/errors)`);
     super(message);
     this.name = 'AppError';
     this.reason = reason;
