@@ -79,6 +79,21 @@ describe('web app: account journey in the browser', () => {
     await page.waitForURL(/\/dashboard/);
   });
 
+  it("tells a wrong password in the visitor's language, worded by the answer's reason", async () => {
+    const { context, page: pt } = await phonePage(browser, sys.url, 'pt');
+    try {
+      await pt.goto('/auth?login=true');
+      await pt.getByLabel('E-mail').fill(email);
+      await pt.getByLabel('Senha', { exact: true }).fill('not the password 123');
+      await pt.getByRole('button', { name: 'Entrar' }).click();
+      // The server's message is English ("Invalid email or password"); its reason is invalid_credentials.
+      await expectVisible(pt.getByText('E-mail ou senha inválidos').first());
+      expect(await pt.getByText('Invalid email or password').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('resets a forgotten password with the emailed link and logs in with the new one', async () => {
     await signOutFromProfile(page);
     await page.goto('/auth?login=true');

@@ -46,7 +46,7 @@ describe('redeeming points for eSIM data', () => {
     expect(await balance(ana.client)).toBe(100);
     const res = await redeem(ana.client, topUp(DEMO_ICCID));
     expect(res.status).toBe(409);
-    expect(res.json()).toMatchObject({ reason: 'insufficient_points', message: 'Insufficient points: you need 1000 points but only have 100.' });
+    expect(res.json()).toMatchObject({ code: 'conflict', reason: 'insufficient_points', details: { requested: 1000, available: 100 }, message: 'Insufficient points: you need 1000 points but only have 100.' });
     expect(await balance(ana.client)).toBe(100);
     expect(await statement()).toEqual(before);
   });

@@ -1,5 +1,6 @@
 import type { QueryFunctionContext } from '@tanstack/react-query';
-import { HttpError, NetworkError, apiErrorCode, apiErrorMessage, apiJson, apiRequest, getQueryFn } from './api';
+import { HttpError, NetworkError, apiJson, apiRequest, getQueryFn } from './api';
+import { serverError } from './serverError';
 
 type FetchMock = jest.Mock<Promise<Response>, [input: RequestInfo | URL, init?: RequestInit]>;
 
@@ -27,21 +28,21 @@ describe('api client', () => {
   });
 
   it('turns a non-OK answer into "status: body" and falls back to the status text', async () => {
-    mockFetch(async () => new Response('{"message":"Invalid email or password","code":"INVALID_CREDENTIALS"}', { status: 401, statusText: 'Unauthorized' }));
+    const body = '{"message":"Invalid email or password","code":"unauthorized","reason":"invalid_credentials"}';
+    mockFetch(async () => new Response(body, { status: 401, statusText: 'Unauthorized' }));
     const error = await apiRequest('POST', '/api/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect((error as Error).message).toBe('401: {"message":"Invalid email or password","code":"INVALID_CREDENTIALS"}');
-    expect(apiErrorMessage(error)).toBe('Invalid email or password');
-    expect(apiErrorCode(error)).toBe('INVALID_CREDENTIALS');
+    expect((error as Error).message).toBe(`401: ${body}`);
+    expect(serverError(error)).toEqual({ status: 401, reason: 'invalid_credentials', audience: 'user', details: undefined, message: 'Invalid email or password' });
 
     mockFetch(async () => new Response('', { status: 503, statusText: 'Service Unavailable' }));
     await expect(apiRequest('GET', '/api/x')).rejects.toThrow('503: Service Unavailable');
   });
 
-  it('gives the raw message when the body is not the JSON error shape', () => {
-    expect(apiErrorMessage(new Error('500: boom'))).toBe('500: boom');
-    expect(apiErrorMessage(new Error('plain'))).toBe('plain');
-    expect(apiErrorMessage(new HttpError(502, 'Bad Gateway', '<html>proxy</html>'))).toBe('502: Bad Gateway');
+  it('reads no declared error from a body that is not the error shape, or names an undeclared reason', () => {
+    expect(serverError(new Error('500: boom'))).toBeNull();
+    expect(serverError(new HttpError(502, 'Bad Gateway', '<html>proxy</html>'))).toBeNull();
+    expect(serverError(new HttpError(409, 'Conflict', '{"message":"x","code":"conflict","reason":"not_declared"}'))).toBeNull();
   });
 
   it('reports a failed fetch as a NetworkError', async () => {

@@ -74,39 +74,3 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
     return (await res.json()) as T;
   };
 }
-
-/**
- * The human message of a failed call, for toasts and inline errors. The server answers errors as
- * `{ "message": "...", "code": "..." }`; anything else falls back to the raw error message.
- */
-export function apiErrorMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error ?? '');
-  const match = /^(\d{3}): ([\s\S]*)$/.exec(error.message);
-  if (!match) return error.message;
-  const body = match[2].trim();
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed && typeof parsed === 'object' && 'message' in parsed) {
-      const message = (parsed as { message: unknown }).message;
-      if (typeof message === 'string' && message) return message;
-      if (Array.isArray(message) && message.length) return message.map(String).join(' ');
-    }
-  } catch {
-    // not JSON
-  }
-  // A proxy's HTML error page is no help to a person: show the status line instead.
-  if (body.startsWith('<') && error instanceof HttpError) return `${error.status}: ${error.statusText || 'Error'}`;
-  return error.message;
-}
-
-/** The server's machine-readable error code, when it sent one. */
-export function apiErrorCode(error: unknown): string | undefined {
-  if (!(error instanceof HttpError)) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(error.body);
-    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof (parsed as { code: unknown }).code === 'string') return (parsed as { code: string }).code;
-  } catch {
-    // not JSON
-  }
-  return undefined;
-}

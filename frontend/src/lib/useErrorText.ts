@@ -1,16 +1,19 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiErrorMessage, NetworkError } from './api';
+import { errorMessage, GENERIC } from './errorMessages';
 
-/** apiErrorMessage, with the network failure text in the user's language. */
+/** The text of a failed call in the user's language, by its declared reason (errorMessages.ts). */
 export function useErrorText(): (error: unknown, fallback?: string) => string {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
   return useCallback(
     (error: unknown, fallback?: string) => {
-      if (error instanceof NetworkError) return t('errors.network');
-      const message = apiErrorMessage(error);
-      return message || fallback || t('errors.generic');
+      const format = new Intl.NumberFormat(language);
+      const message = errorMessage(error, (n) => format.format(n));
+      if ('text' in message) return message.text;
+      if (message === GENERIC && fallback) return fallback;
+      return t(message.key, message.values);
     },
-    [t],
+    [t, language],
   );
 }

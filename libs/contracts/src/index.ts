@@ -1,5 +1,6 @@
 export * from './admin';
 export * from './catalogue';
+export * from './errors';
 export * from './esim';
 export * from './events';
 export * from './http';

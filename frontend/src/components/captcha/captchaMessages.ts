@@ -1,4 +1,5 @@
 import { HttpError } from '../../lib/api';
+import { hasReason, serverError } from '../../lib/serverError';
 
 /** The captcha messages of spec section 8, as i18n keys. */
 export const CAPTCHA_MESSAGE_KEYS = {
@@ -15,18 +16,11 @@ export type CaptchaMessage = keyof typeof CAPTCHA_MESSAGE_KEYS;
  */
 export function captchaMessageOf(error: unknown): CaptchaMessage | null {
   if (!(error instanceof HttpError)) return null;
-  let reason: unknown;
-  let message: unknown;
-  try {
-    const body: unknown = JSON.parse(error.body);
-    if (body && typeof body === 'object') ({ reason, message } = body as { reason?: unknown; message?: unknown });
-  } catch {
-    // not JSON
-  }
-  if (reason === 'captcha_expired') return 'expired';
-  if (reason === 'captcha_failed') return 'failed';
-  if (reason === 'captcha_unavailable') return 'unavailable';
-  if (reason === 'captcha_required' || (typeof message === 'string' && /complete the captcha/i.test(message))) return 'required';
+  const server = serverError(error);
+  if (hasReason(server, 'captcha_expired')) return 'expired';
+  if (hasReason(server, 'captcha_failed')) return 'failed';
+  if (hasReason(server, 'captcha_unavailable')) return 'unavailable';
+  if (hasReason(server, 'captcha_required')) return 'required';
   if (error.status === 400) return 'failed';
   if (error.status === 503) return 'unavailable';
   return null;

@@ -2,9 +2,10 @@ import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PurchaseConfirmation as Confirmation } from '@esim/contracts';
-import { apiErrorMessage, apiJson, NetworkError } from '../../lib/api';
+import { apiJson } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { useErrorText } from '../../lib/useErrorText';
 import { AlertIcon, Button, ButtonLink, Card, CheckIcon, ClockIcon, HomeIcon, RefreshIcon, SimIcon, Spinner, useToast } from '../../ui';
 import { QrImage } from '../activation/QrImage';
 import { PURCHASES_QUERY_KEY } from '../esims/wallet';
@@ -19,6 +20,7 @@ import './checkout.css';
  */
 export function PurchaseConfirmation({ paymentIntentId, plan }: { paymentIntentId: string; plan: string }) {
   const { t } = useTranslation();
+  const errorText = useErrorText();
   const { toast } = useToast();
   const queryClient = useQueryClient();
   // A query keyed by the intent: confirming is harmless to repeat, and a re-render never repeats it.
@@ -30,7 +32,7 @@ export function PurchaseConfirmation({ paymentIntentId, plan }: { paymentIntentI
   const view: PurchaseView | null = confirm.data
     ? viewOfConfirmation(confirm.data)
     : confirm.error
-      ? viewOfError(confirm.error instanceof NetworkError ? t('errors.network') : apiErrorMessage(confirm.error) || null)
+      ? viewOfError(errorText(confirm.error, t('purchase.failed.default')))
       : null;
   useDocumentTitle(
     !view

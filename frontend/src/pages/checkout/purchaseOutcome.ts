@@ -1,4 +1,4 @@
-import { PROVISIONING_UNAVAILABLE_FRAGMENT, type PurchaseConfirmation } from '@esim/contracts';
+import type { PurchaseConfirmation } from '@esim/contracts';
 
 /** What /success shows for a card purchase (spec section 2, /success; section 8, "Purchase confirmation"). */
 export type PurchaseView =
@@ -11,7 +11,7 @@ export type PurchaseView =
       text: string | null;
       /** The payment went through (the eSIM did not): the 'eSIM Processing Issue' toast applies. */
       paid: boolean;
-      /** The message names the provisioning outage: add the manual-delivery sentence. */
+      /** The eSIM waits for manual delivery (the provisioning outage): add the manual-delivery sentence. */
       manualDelivery: boolean;
     };
 
@@ -31,13 +31,16 @@ export function viewOfConfirmation(c: PurchaseConfirmation): PurchaseView {
     kind: 'failed',
     text: joined(c.message, c.support_message),
     paid: c.status === 'manual_delivery_required',
-    manualDelivery: c.message.includes(PROVISIONING_UNAVAILABLE_FRAGMENT),
+    manualDelivery: c.status === 'manual_delivery_required',
   };
 }
 
-/** The view of a refused or failed confirm call (404, 403, 409, 502, network): `message` is the server's words, if any. */
+/**
+ * The view of a refused or failed confirm call (404, 403, 409, 502, network): `message` is its text
+ * in the user's language (useErrorText), if there is one. No eSIM waits for manual delivery then.
+ */
 export function viewOfError(message: string | null): PurchaseView {
-  return { kind: 'failed', text: joined(message), paid: false, manualDelivery: !!message?.includes(PROVISIONING_UNAVAILABLE_FRAGMENT) };
+  return { kind: 'failed', text: joined(message), paid: false, manualDelivery: false };
 }
 
 /** `/esim-activation?iccid=…&lpa=…` (spec: 'Set Up eSIM' and My eSIMs' 'Setup Guide'). */

@@ -102,65 +102,66 @@ describe('idempotency keys', () => {
 });
 
 describe('redemption errors (spec section 8)', () => {
-  it('maps the server fragments, most specific first', () => {
-    expect(classifyRedemptionError(serverError(400, 'Invalid ICCID format'))).toBe('iccidFormat');
-    expect(classifyRedemptionError(serverError(400, ICCID_RULE_MESSAGE))).toBe('iccidFormat');
-    expect(classifyRedemptionError(serverError(422, 'Invalid ICCID: 8900000000000000002'))).toBe('iccidNotFound');
-    expect(classifyRedemptionError(serverError(422, 'KeepGo refused: line not found'))).toBe('iccidNotFound');
-    expect(classifyRedemptionError(serverError(422, 'No refills available for this line'))).toBe('noPlans');
-    expect(classifyRedemptionError(serverError(422, 'No suitable bundle'))).toBe('noPlans');
-    expect(classifyRedemptionError(serverError(502, 'KeepGo API error: upstream timeout'))).toBe('provider');
-    expect(classifyRedemptionError(serverError(409, 'Insufficient points: you need 3000 points but only have 2999'))).toBe('insufficient');
-    expect(classifyRedemptionError(serverError(409, 'Pontos insuficientes', { code: 'insufficient_points' }))).toBe('insufficient');
-    expect(classifyRedemptionError(serverError(404, 'Linha inexistente', { code: 'line_not_found' }))).toBe('iccidNotFound');
+  const refused = (providerReason: string | null, message = 'KeepGo refused') =>
+    serverError(422, message, { code: 'unprocessable', reason: 'provider_refused', details: { redemptionId: 'r1', providerReason, pointsUsed: 0 } });
+
+  it('maps the declared reasons, not the English text', () => {
+    const iccidIssue = { code: 'validation', reason: 'invalid_request', details: [{ path: 'iccid', message: ICCID_RULE_MESSAGE }] };
+    expect(classifyRedemptionError(serverError(400, 'ICCID muss …', iccidIssue))).toBe('iccidFormat');
+    expect(classifyRedemptionError(serverError(400, 'x', { code: 'validation', reason: 'invalid_request', details: [{ path: 'country', message: 'x' }] }))).toBe('generic');
+    expect(classifyRedemptionError(refused('line_not_found'))).toBe('iccidNotFound');
+    expect(classifyRedemptionError(serverError(404, 'Linha inexistente', { code: 'not_found', reason: 'line_not_found' }))).toBe('iccidNotFound');
+    expect(classifyRedemptionError(refused('no_refills_available'))).toBe('noPlans');
+    expect(classifyRedemptionError(refused('no_suitable_offer'))).toBe('noPlans');
+    expect(classifyRedemptionError(refused('refused'))).toBe('provider');
+    expect(classifyRedemptionError(serverError(503, 'down', { code: 'unavailable', reason: 'provider_unavailable' }))).toBe('provider');
+    expect(classifyRedemptionError(serverError(409, 'Pontos insuficientes', { code: 'conflict', reason: 'insufficient_points', details: { requested: 1, available: 0 } }))).toBe('insufficient');
     expect(classifyRedemptionError(new NetworkError())).toBe('network');
-    expect(classifyRedemptionError(serverError(409, 'No unclaimed data gift covers 3GB'))).toBe('generic');
+    // The old fragments alone no longer decide anything.
+    expect(classifyRedemptionError(serverError(409, 'Insufficient points: you need 3000 points but only have 2999'))).toBe('generic');
+    expect(classifyRedemptionError(serverError(422, 'No refills available for this line'))).toBe('generic');
   });
 
-  it('reads the needed and current points from the body, the message, or the page', () => {
+  it('reads the needed and current points from the typed details, else from the page', () => {
     expect(
       insufficientPoints(
-        serverError(409, 'Pontos insuficientes', { reason: 'insufficient_points', details: { requested: 3000, available: 2999 } }),
+        serverError(409, 'Pontos insuficientes', { code: 'conflict', reason: 'insufficient_points', details: { requested: 3000, available: 2999 } }),
         { needed: 1, current: 0 },
       ),
     ).toEqual({ needed: 3000, current: 2999 });
     expect(
-      insufficientPoints(serverError(409, 'Insufficient points: you need 3,000 points but only have 2,999'), { needed: 1, current: 0 }),
-    ).toEqual({ needed: 3000, current: 2999 });
-    expect(insufficientPoints(serverError(409, 'Insufficient points'), { needed: 1000, current: 999 })).toEqual({
-      needed: 1000,
-      current: 999,
-    });
+      insufficientPoints(serverError(409, 'Insufficient points: you need 3,000 points but only have 2,999'), { needed: 1000, current: 999 }),
+    ).toEqual({ needed: 1000, current: 999 });
   });
 
   const t = (key: string, options?: Record<string, unknown>) => (options ? `${key} ${JSON.stringify(options)}` : key);
   const ctx = { t, formatNumber: (n: number) => n.toLocaleString('en'), needed: 3000, current: 2500 };
 
   it('titles the toast by the call that failed', () => {
-    const error = serverError(422, 'No suitable bundle');
+    const error = refused('no_suitable_offer');
     expect(redemptionErrorToast(error, { ...ctx, call: 'redeem-points' })).toEqual({
       title: 'redeem.errors.redeemTitle',
       description: 'redeem.errors.noPlans',
     });
     expect(redemptionErrorToast(error, { ...ctx, call: 'gift-data' }).title).toBe('redeem.errors.giftTitle');
-    expect(redemptionErrorToast(serverError(409, 'Insufficient points'), { ...ctx, call: 'redeem-points' })).toEqual({
+    expect(redemptionErrorToast(serverError(409, 'x', { code: 'conflict', reason: 'insufficient_points' }), { ...ctx, call: 'redeem-points' })).toEqual({
       title: 'redeem.errors.insufficientTitle',
       description: 'redeem.errors.insufficient {"needed":"3,000","current":"2,500"}',
     });
   });
 
-  it('appends the details to "ICCID not found" on the redeem path only, and keeps the provider detail', () => {
-    const notFound = serverError(422, 'line not found');
+  it('appends the details to "ICCID not found" on the redeem path only, keeps the provider detail, and words other reasons by code', () => {
+    const notFound = refused('line_not_found', 'line not found');
     expect(redemptionErrorToast(notFound, { ...ctx, call: 'redeem-points' }).description).toBe(
       'redeem.errors.iccidNotFoundDetails {"details":"line not found"}',
     );
     expect(redemptionErrorToast(notFound, { ...ctx, call: 'gift-data' }).description).toBe('redeem.errors.iccidNotFound');
-    expect(redemptionErrorToast(serverError(502, 'KeepGo API error: 500'), { ...ctx, call: 'gift-data' }).description).toBe(
+    expect(redemptionErrorToast(refused('refused', 'KeepGo API error: 500'), { ...ctx, call: 'gift-data' }).description).toBe(
       'redeem.errors.provider {"details":"KeepGo API error: 500"}',
     );
-    expect(redemptionErrorToast(serverError(409, 'No gift'), { ...ctx, call: 'gift-data' }).description).toBe(
-      'redeem.errors.generic {"details":"No gift"}',
-    );
+    const noGift = serverError(409, 'No gift', { code: 'conflict', reason: 'no_covering_gift', details: { planTier: 'pro', largestGiftGB: 1 } });
+    expect(redemptionErrorToast(noGift, { ...ctx, call: 'gift-data' }).description).toBe('errors.reasons.no_covering_gift {"largestGiftGB":"1"}');
+    expect(redemptionErrorToast(serverError(409, 'No gift'), { ...ctx, call: 'gift-data' }).description).toBe('errors.generic');
     expect(redemptionErrorToast(new NetworkError(), { ...ctx, call: 'gift-data' }).description).toBe('errors.network');
   });
 });

@@ -53,7 +53,7 @@ export const ProvisioningFailed = defineEvent(
     outcome: z.enum(['refused', 'manual_transfer_required']),
     /** The provider error code (line_not_found, no_refills_available, no_suitable_offer, unavailable, …). */
     reason: z.string(),
-    /** Carries the fragments the SPA maps ('line not found', 'No refills available', 'No suitable'). */
+    /** For people and logs (English); the SPA words a refusal by `reason` (docs/keepgo.md). */
     message: z.string(),
     failedAt: z.string().datetime(),
   }),

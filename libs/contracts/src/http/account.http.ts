@@ -79,6 +79,7 @@ export const AccountRoutes = {
   updateProfile: defineRoute({
     method: 'PATCH',
     path: '/api/user/profile',
+    reasons: ['wrong_password', 'current_password_required', 'too_many_attempts'],
     tag: 'Account',
     auth: 'session',
     summary: 'Change name, phone, password or email (a new email waits for its code)',
@@ -90,6 +91,7 @@ export const AccountRoutes = {
   confirmEmailChange: defineRoute({
     method: 'POST',
     path: '/api/user/email/verify',
+    reasons: ['invalid_code', 'verification_capped', 'too_many_attempts'],
     tag: 'Account',
     auth: 'session',
     summary: 'Confirm a pending email change with the code sent to the new address',

@@ -20,6 +20,7 @@ export const AdminKeepgoRoutes = {
   test: defineRoute({
     method: 'GET',
     path: '/api/admin/keepgo/test',
+    reasons: ['service_unavailable', 'rpc_timeout'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Test the connection to the eSIM supplier (KeepGo): lists one page of lines',

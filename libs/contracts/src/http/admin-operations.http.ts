@@ -90,6 +90,7 @@ export const AdminOperationsRoutes = {
   retry: defineRoute({
     method: 'POST',
     path: '/api/admin/operator-queue/{kind}/{id}/retry',
+    reasons: ['operator_item_not_found', 'redemption_not_found', 'already_resolved', 'retry_in_progress', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Send the item through the eSIM provider again (once, whoever clicks)',
@@ -100,6 +101,7 @@ export const AdminOperationsRoutes = {
   deliver: defineRoute({
     method: 'POST',
     path: '/api/admin/operator-queue/{kind}/{id}/deliver',
+    reasons: ['operator_item_not_found', 'already_resolved', 'delivery_incomplete', 'wrong_line', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Record a delivery made by hand (ICCID and LPA code); the user is emailed',
@@ -111,6 +113,7 @@ export const AdminOperationsRoutes = {
   refund: defineRoute({
     method: 'POST',
     path: '/api/admin/operator-queue/{kind}/{id}/refund',
+    reasons: ['operator_item_not_found', 'already_resolved', 'refund_failed', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Give the points (or gift) back, or refund the card through Stripe; the user is emailed',
@@ -129,6 +132,7 @@ export const AdminOperationsRoutes = {
   replayDeadLetter: defineRoute({
     method: 'POST',
     path: '/api/admin/dead-letters/{service}/{messageId}/replay',
+    reasons: ['dead_letter_not_found', 'no_dead_letter_queue', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: "Send one dead letter back to its consumer's queue (the inbox still applies it once)",
@@ -139,6 +143,7 @@ export const AdminOperationsRoutes = {
   replayAllDeadLetters: defineRoute({
     method: 'POST',
     path: '/api/admin/dead-letters/{service}/replay',
+    reasons: ['no_dead_letter_queue', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: "Send every dead letter of a service back to its consumer's queue",
@@ -148,6 +153,7 @@ export const AdminOperationsRoutes = {
   discardDeadLetter: defineRoute({
     method: 'DELETE',
     path: '/api/admin/dead-letters/{service}/{messageId}',
+    reasons: ['dead_letter_not_found', 'no_dead_letter_queue', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Drop one dead letter for good',

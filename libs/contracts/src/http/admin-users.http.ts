@@ -56,6 +56,7 @@ export const AdminUsersRoutes = {
   listUsers: defineRoute({
     method: 'GET',
     path: '/api/admin/users',
+    reasons: ['bad_cursor'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'The admin user table: one page of accounts with points and gifted data',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from '../catalogue/locales';
+import { ERROR_CODES, ERROR_REASONS } from '../errors';
 import { defineRoute } from '../openapi/define-route';
 import { singleLineText, text } from './text.http';
 import { userViewSchema } from './user.http';
@@ -85,10 +86,13 @@ export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
 /** Every error answer of the API: the client shows `message`. */
 export const apiErrorSchema = z.object({
+  /** For people, in English: clients word the error by `reason`. */
   message: z.string(),
-  code: z.string(),
-  /** A finer reason programs may branch on, e.g. `insufficient_points`. */
-  reason: z.string().optional(),
+  /** The coarse kind, which fixes the HTTP status. */
+  code: z.enum(ERROR_CODES),
+  /** The declared reason programs branch on, e.g. `insufficient_points` (libs/contracts/src/errors). */
+  reason: z.enum(ERROR_REASONS),
+  /** The typed facts of some reasons, e.g. `{ requested, available }` for `insufficient_points`. */
   details: z.unknown().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
@@ -111,6 +115,7 @@ export const AuthRoutes = {
   register: defineRoute({
     method: 'POST',
     path: '/api/register',
+    reasons: ['too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Start a sign-up: emails a 6-digit code',
@@ -122,6 +127,7 @@ export const AuthRoutes = {
   verifyEmail: defineRoute({
     method: 'POST',
     path: '/api/verify-email',
+    reasons: ['invalid_code', 'verification_capped', 'too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Finish a sign-up with the code: creates the account and signs in',
@@ -132,6 +138,7 @@ export const AuthRoutes = {
   resendVerification: defineRoute({
     method: 'POST',
     path: '/api/resend-verification',
+    reasons: ['resend_too_soon', 'too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Send the sign-up code again (one a minute)',
@@ -142,6 +149,7 @@ export const AuthRoutes = {
   login: defineRoute({
     method: 'POST',
     path: '/api/login',
+    reasons: ['invalid_credentials', 'too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Sign in with email and password (a new session id)',
@@ -163,6 +171,7 @@ export const AuthRoutes = {
   forgotPassword: defineRoute({
     method: 'POST',
     path: '/api/forgot-password',
+    reasons: ['too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Email a password reset link (the same answer for every email)',
@@ -173,6 +182,7 @@ export const AuthRoutes = {
   resetPassword: defineRoute({
     method: 'POST',
     path: '/api/reset-password',
+    reasons: ['invalid_reset_token'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: "Set a new password with the emailed token; ends every one of the user's sessions",

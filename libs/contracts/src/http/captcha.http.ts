@@ -32,6 +32,7 @@ export const CaptchaRoutes = {
   verify: defineRoute({
     method: 'POST',
     path: '/api/verify-captcha',
+    reasons: ['captcha_failed', 'captcha_expired', 'captcha_unavailable'],
     tag: 'Earning',
     auth: 'session',
     summary: 'Check a captcha token; marks the session verified for 5 minutes',

@@ -39,6 +39,7 @@ export const EarningRoutes = {
   rapidoReachUid: defineRoute({
     method: 'GET',
     path: '/api/rapidoreach/uid',
+    reasons: ['offerwall_disabled'],
     tag: 'Earning',
     auth: 'session',
     summary: "The user's RapidoReach uid",

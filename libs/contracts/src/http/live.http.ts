@@ -40,6 +40,7 @@ export const LiveRoutes = {
   events: defineRoute({
     method: 'GET',
     path: '/api/events',
+    reasons: ['csrf_origin', 'too_many_streams'],
     tag: 'Account',
     auth: 'session',
     summary: "The signed-in user's live stream (server-sent events)",

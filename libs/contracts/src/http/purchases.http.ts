@@ -171,6 +171,7 @@ export const PurchaseRoutes = {
   createPayment: defineRoute({
     method: 'POST',
     path: '/api/create-esim-payment',
+    reasons: ['payment_provider_unavailable'],
     tag: 'Purchases',
     auth: 'session',
     summary: 'Create the card payment of a prepaid plan (the price comes from the catalogue)',
@@ -181,6 +182,7 @@ export const PurchaseRoutes = {
   confirmPurchase: defineRoute({
     method: 'POST',
     path: '/api/confirm-esim-purchase-by-intent',
+    reasons: ['payment_not_yours', 'payment_not_found', 'payment_not_succeeded', 'payment_mismatch', 'payment_provider_unavailable'],
     tag: 'Purchases',
     auth: 'session',
     summary: 'After the card payment: the eSIM, or where it stands',

@@ -162,6 +162,7 @@ export const RedemptionRoutes = {
   redeemPoints: defineRoute({
     method: 'POST',
     path: '/api/redeem-points',
+    reasons: ['captcha_required', 'insufficient_points', 'account_closed', 'idempotency_key_reused', 'provider_refused'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'Spend points on a new eSIM or a top-up',
@@ -174,6 +175,7 @@ export const RedemptionRoutes = {
   claimGift: defineRoute({
     method: 'POST',
     path: '/api/gift-data',
+    reasons: ['captcha_required', 'no_covering_gift', 'idempotency_key_reused', 'provider_refused'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'Claim an admin data gift as a new eSIM or a top-up',
@@ -185,6 +187,7 @@ export const RedemptionRoutes = {
   redemption: defineRoute({
     method: 'GET',
     path: '/api/redemptions/{id}',
+    reasons: ['redemption_not_found'],
     tag: 'Redemption',
     auth: 'session',
     summary: "One of the user's redemptions (points or gift), whatever its status",
@@ -195,6 +198,7 @@ export const RedemptionRoutes = {
   generateQr: defineRoute({
     method: 'POST',
     path: '/api/generate-qr',
+    reasons: ['qr_input_invalid'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'The QR code of an activation (LPA) code, as a PNG image',
@@ -230,6 +234,7 @@ export const RedemptionRoutes = {
   adminGift: defineRoute({
     method: 'POST',
     path: '/api/admin/gift-data/{userId}',
+    reasons: ['user_not_found', 'audit_unavailable'],
     tag: 'Admin',
     auth: 'admin',
     summary: 'Grant a user a claimable 1, 3 or 5 GB gift (emails them)',

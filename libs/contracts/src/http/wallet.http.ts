@@ -40,6 +40,7 @@ export const WalletRoutes = {
   lineUsage: defineRoute({
     method: 'GET',
     path: '/api/esim-lines/{iccid}/usage',
+    reasons: ['line_not_found', 'provider_unavailable'],
     tag: 'Redemption',
     auth: 'session',
     summary: "Data and validity left on one of the user's eSIM lines, read from the provider (cached briefly)",

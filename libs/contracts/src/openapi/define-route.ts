@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ERRORS, isErrorReason, type ErrorReason } from '../errors';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -52,11 +53,35 @@ export interface HttpRouteSpec {
    * already implies (400 for input, 401/403 for auth, 403/415 for the CSRF check), with when.
    */
   errors?: Readonly<Record<number, string>>;
+  /**
+   * The declared error reasons (libs/contracts/src/errors) this route answers beyond the implied
+   * ones; each lands under its declared status. Every status in `errors` names at least one.
+   */
+  reasons?: readonly ErrorReason[];
   /** Further answers in another shape (a provider's own format), by status. */
   answers?: Readonly<Record<number, RouteAnswer>>;
 }
 
 const ROUTE = Symbol.for('@esim/contracts/http-route');
+
+const UNSAFE: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The reasons every route of a kind answers, with when: input that fails its schema, no session,
+ * not an admin, and the CSRF check of a state-changing `/api` call. Provider callbacks answer in
+ * the provider's own format, so nothing is implied for their input.
+ */
+export function impliedReasons(spec: HttpRouteSpec): Array<[ErrorReason, string]> {
+  const implied: Array<[ErrorReason, string]> = [];
+  if ((spec.body || spec.query || spec.params || spec.headers) && spec.auth !== 'provider') implied.push(['invalid_request', 'The input is invalid: `message` says what to fix.']);
+  if (spec.auth === 'session' || spec.auth === 'admin') implied.push(['sign_in_required', 'Not signed in (or the session ended).']);
+  if (spec.auth === 'admin') implied.push(['not_admin', 'Signed in, but not an admin.']);
+  if (spec.path.startsWith('/api/') && UNSAFE.has(spec.method)) {
+    implied.push(['csrf_origin', "Cross-origin request: the `Origin` header is not the app's."]);
+    implied.push(['csrf_content_type', 'A body that is not JSON.']);
+  }
+  return implied;
+}
 
 export interface HttpRoute extends Readonly<HttpRouteSpec> {
   readonly [ROUTE]: true;
@@ -92,6 +117,11 @@ export function defineRoute(spec: HttpRouteSpec): HttpRoute {
     throw new Error(`${spec.method} ${spec.path}: path parameters {${inPath.join(', ')}} but params declares {${declared.join(', ')}}`);
   }
   if (spec.body && spec.method === 'GET') throw new Error(`${spec.method} ${spec.path}: a GET has no body`);
+  for (const reason of spec.reasons ?? []) if (!isErrorReason(reason)) throw new Error(`${spec.method} ${spec.path}: '${String(reason)}' is not a declared error reason`);
+  const named = [...impliedReasons(spec).map(([r]) => r), ...(spec.reasons ?? [])];
+  const statuses = new Set(named.map((r) => ERRORS[r].status as number));
+  const unnamed = Object.keys(spec.errors ?? {}).filter((status) => !statuses.has(Number(status)));
+  if (unnamed.length) throw new Error(`${spec.method} ${spec.path}: errors ${unnamed.join(', ')} name no reason: add them to \`reasons\``);
   return Object.freeze({ ...spec, [ROUTE]: true as const, operationId: operationIdOf(spec.method, spec.path) });
 }
 

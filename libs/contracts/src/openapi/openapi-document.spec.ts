@@ -70,7 +70,9 @@ describe('the OpenAPI reference', () => {
     const admin = op(doc, 'get', '/api/admin/stats');
     expect(admin.security).toEqual([{ sessionCookie: [] }]);
     expect(Object.keys(admin.responses)).toEqual(['200', '401', '403']);
-    expect(admin.responses['403'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiError' });
+    expect(admin.responses['403'].content!['application/json'].schema).toEqual({
+      allOf: [{ $ref: '#/components/schemas/ApiError' }, { type: 'object', properties: { reason: { enum: ['not_admin'] } } }],
+    });
 
     const register = op(doc, 'post', '/api/register');
     expect(register.security).toEqual([]);
@@ -87,6 +89,38 @@ describe('the OpenAPI reference', () => {
     expect(Object.keys(postback.requestBody!.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
     expect(postback.responses['403'].content!['text/plain'].schema).toEqual(expect.objectContaining({ enum: ['rejected_ip', 'rejected_signature'] }));
     expect(JSON.stringify(postback.responses)).not.toContain('ApiError');
+  });
+});
+
+describe('the error reasons of each route', () => {
+  const reasonsAt = (doc: ReturnType<typeof document>, method: string, path: string, status: string) =>
+    (op(doc, method, path).responses[status].content!['application/json'].schema as { allOf: Array<{ properties?: { reason?: { enum: string[] } } }> }).allOf[1]
+      .properties!.reason!.enum;
+
+  it('lists the declared reasons a route answers under their declared status', () => {
+    const doc = document();
+    expect(reasonsAt(doc, 'post', '/api/redeem-points', '409')).toEqual(['insufficient_points', 'idempotency_key_reused']);
+    expect(reasonsAt(doc, 'post', '/api/redeem-points', '403')).toEqual(['csrf_origin', 'captcha_required']);
+    expect(reasonsAt(doc, 'post', '/api/redeem-points', '422')).toEqual(['provider_refused']);
+    expect(reasonsAt(doc, 'post', '/api/login', '401')).toEqual(['invalid_credentials']);
+    expect(reasonsAt(doc, 'get', '/api/esim-lines/{iccid}/usage', '503')).toEqual(['provider_unavailable']);
+    // Every status of every { message, code } error names at least one declared reason.
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries((operation as { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }).responses)) {
+          const schema = JSON.stringify(response.content?.['application/json']?.schema ?? {});
+          if (schema.includes('ApiError')) expect({ at: `${method} ${path} ${status}`, named: /"enum":\["[a-z_]+/.test(schema) }).toEqual({ at: `${method} ${path} ${status}`, named: true });
+        }
+      }
+    }
+  });
+
+  it('refuses an undeclared reason, and an error status that names no reason', () => {
+    const base = { tag: 'T', auth: 'public', summary: 's', method: 'GET', path: '/api/things' } as const;
+    // @ts-expect-error not a declared reason
+    expect(() => defineRoute({ ...base, reasons: ['no_such_reason'] })).toThrow(/'no_such_reason' is not a declared error reason/);
+    expect(() => defineRoute({ ...base, errors: { 409: 'Taken.' } })).toThrow(/errors 409 name no reason/);
+    expect(() => defineRoute({ ...base, errors: { 409: 'Taken.' }, reasons: ['retry_in_progress'] })).not.toThrow();
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ERRORS, type ErrorReason } from '../errors';
 import { apiErrorSchema } from '../http/auth.http';
-import type { HttpRoute, RouteAnswer } from './define-route';
+import { impliedReasons, type HttpRoute, type RouteAnswer } from './define-route';
 
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -27,8 +28,12 @@ const DESCRIPTION = [
   '  (`sid`, or `__Host-sid` over HTTPS); routes marked with `sessionCookie` need it.',
   '- **CSRF**: every `POST`, `PATCH`, `PUT` and `DELETE` under `/api` must send JSON (or no body)',
   "  and, when the browser names an `Origin`, it must be the app's own.",
-  '- **Errors**: every `/api` error is `{ message, code, reason? }` with the status shown; `message`',
-  '  is meant for people, `code` and `reason` for programs. Rate limits answer 429 with `Retry-After`.',
+  '- **Errors**: every `/api` error is `{ message, code, reason, details? }` with the status shown;',
+  '  `message` is meant for people (in English), `reason` for programs: each answer lists the',
+  '  declared reasons a route gives at that status (libs/contracts/src/errors), and `details` has',
+  '  the typed facts of some (e.g. `requested` and `available` for `insufficient_points`). Any',
+  '  route may also answer 500 `internal_error`, and one that asks another service 503',
+  '  `service_unavailable` or `rpc_*`. Rate limits answer 429 with `Retry-After`.',
   "- **Provider callbacks** answer in each provider's own format and authenticate by signature.",
 ].join('\n');
 
@@ -73,23 +78,35 @@ function parameters(route: HttpRoute, where: 'path' | 'query' | 'header'): Opera
 }
 
 const content = (type: string, schema: JsonSchema | undefined) => ({ [type]: schema ? { schema } : {} });
-const errorAnswer = (description: string) => ({ description, content: content('application/json', { $ref: '#/components/schemas/ApiError' }) });
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** An error answer: the ApiError shape, its `reason` narrowed to the ones this status can carry. */
+const errorAnswer = (description: string, reasons: readonly ErrorReason[]) => ({
+  description,
+  content: content('application/json', {
+    allOf: [{ $ref: '#/components/schemas/ApiError' }, { type: 'object', properties: { reason: { enum: [...reasons] } } }],
+  }),
+});
 
-/** The `{ message, code, reason? }` errors a route answers: those its declaration implies, then its own. */
-function errorsOf(route: HttpRoute): Map<number, string[]> {
-  const errors = new Map<number, string[]>();
-  const add = (status: number, when: string) => errors.set(status, [...(errors.get(status) ?? []), when]);
+interface ErrorsAtStatus {
+  whens: string[];
+  reasons: ErrorReason[];
+}
+
+/** The `{ message, code, reason }` errors a route answers, by status: those its declaration implies, then its own. */
+function errorsOf(route: HttpRoute): Map<number, ErrorsAtStatus> {
+  const errors = new Map<number, ErrorsAtStatus>();
+  const at = (status: number) => errors.get(status) ?? errors.set(status, { whens: [], reasons: [] }).get(status)!;
   // Provider callbacks answer in the provider's format: their refusals are declared as `answers`.
-  const input = route.body || route.query || route.params || route.headers;
-  if (input && route.auth !== 'provider') add(400, 'The input is invalid: `message` says what to fix.');
-  if (route.auth === 'session' || route.auth === 'admin') add(401, 'Not signed in (or the session ended).');
-  if (route.auth === 'admin') add(403, 'Signed in, but not an admin (`reason: not_admin`).');
-  if (route.path.startsWith('/api/') && UNSAFE.has(route.method)) {
-    add(403, "Cross-origin request: the `Origin` header is not the app's (`reason: csrf_origin`).");
-    add(415, 'A body that is not JSON (`reason: csrf_content_type`).');
+  for (const [reason, when] of impliedReasons(route)) {
+    const entry = at(ERRORS[reason].status);
+    entry.whens.push(`${when.replace(/\.$/, '')} (\`reason: ${reason}\`).`);
+    entry.reasons.push(reason);
   }
-  for (const [status, when] of Object.entries(route.errors ?? {})) add(Number(status), when);
+  for (const [status, when] of Object.entries(route.errors ?? {})) at(Number(status)).whens.push(when);
+  for (const reason of route.reasons ?? []) {
+    const entry = at(ERRORS[reason].status);
+    if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
+  }
+  for (const entry of errors.values()) if (entry.whens.length === 0) entry.whens.push(`See \`reason\`: ${entry.reasons.map((r) => `\`${r}\``).join(', ')}.`);
   return errors;
 }
 
@@ -103,9 +120,9 @@ function operation(route: HttpRoute): Operation {
       ? { content: content(route.responseType ?? 'application/json', jsonSchema(route.response, 'output', `${where} response`)) }
       : {}),
   };
-  for (const [code, whens] of [...errorsOf(route)].sort(([a], [b]) => a - b)) {
+  for (const [code, { whens, reasons }] of [...errorsOf(route)].sort(([a], [b]) => a - b)) {
     if (String(code) in responses) throw new Error(`${where}: status ${code} is both a success and an error`);
-    responses[String(code)] = errorAnswer(whens.join(' Or: '));
+    responses[String(code)] = errorAnswer(whens.join(' Or: '), reasons);
   }
   for (const [code, answer] of Object.entries(route.answers ?? {}) as Array<[string, RouteAnswer]>) {
     if (code in responses) throw new Error(`${where}: status ${code} is declared twice`);

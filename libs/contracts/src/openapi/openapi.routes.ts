@@ -6,6 +6,7 @@ export const OpenApiRoutes = {
   page: defineRoute({
     method: 'GET',
     path: '/api/docs',
+    reasons: ['not_found'],
     tag: 'Reference',
     auth: 'public',
     summary: 'This reference as a page (development only)',
@@ -16,6 +17,7 @@ export const OpenApiRoutes = {
   document: defineRoute({
     method: 'GET',
     path: '/api/docs/openapi.json',
+    reasons: ['not_found'],
     tag: 'Reference',
     auth: 'public',
     summary: 'This reference as an OpenAPI 3.1 document (development only)',

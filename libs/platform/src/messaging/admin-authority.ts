@@ -31,7 +31,7 @@ export class IdentityAdminAuthority extends AdminAuthority {
  * call too (its own 503), never lets it through.
  */
 export async function requireAdminCaller(authority: AdminAuthority | undefined, meta: RpcMeta | undefined, pattern: string): Promise<void> {
-  if (!meta?.userId) throw new AppError('unauthorized', 'Please sign in to continue.', { reason: 'admin_caller_missing' });
-  if (!authority) throw new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'admin_authority_missing', details: { pattern } });
-  if (!(await authority.isAdmin(meta.userId, meta))) throw new AppError('forbidden', "Access Denied - You don't have admin privileges.", { reason: 'not_admin' });
+  if (!meta?.userId) throw new AppError('admin_caller_missing', 'Please sign in to continue.');
+  if (!authority) throw new AppError('admin_authority_missing', `Something went wrong on our side (no admin check for ${pattern}). Please try again.`);
+  if (!(await authority.isAdmin(meta.userId, meta))) throw new AppError('not_admin', "Access Denied - You don't have admin privileges.");
 }

@@ -105,7 +105,7 @@ export class RpcClient {
       const timer = setTimeout(() => {
         if (!this.pending.delete(id)) return;
         this.log.error(`${def.pattern} timed out`);
-        reject(new AppError('unavailable', 'The service is taking too long to answer. Please try again in a moment.', { reason: 'rpc_timeout' }));
+        reject(new AppError('rpc_timeout', 'The service is taking too long to answer. Please try again in a moment.'));
       }, timeoutMs);
       const settle = <T>(fn: (v: T) => void) => (v: T) => {
         clearTimeout(timer);
@@ -165,9 +165,10 @@ export class RpcClient {
     }
   }
 
-  private failPending(reason: string): void {
+  private failPending(reason: RpcFailure): void {
     for (const p of [...this.pending.values()]) p.reject(unavailable(reason));
   }
 }
 
-const unavailable = (reason: string) => new AppError('unavailable', 'The service is temporarily unavailable. Please try again in a moment.', { reason });
+type RpcFailure = 'rpc_failed' | 'rpc_unroutable' | 'rpc_connection_lost' | 'rpc_client_closed';
+const unavailable = (reason: RpcFailure) => new AppError(reason, 'The service is temporarily unavailable. Please try again in a moment.');

@@ -27,7 +27,7 @@ export interface RpcMessage<T = unknown> {
  * `meta.userId` and never in the request (docs/architecture.md, "Naming rule"). 401 without one.
  */
 export function actingUserId(meta: RpcMeta): string {
-  if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  if (!meta.userId) throw new AppError('sign_in_required', 'Please sign in to continue.');
   return meta.userId;
 }
 
@@ -42,7 +42,7 @@ export function toRpcException(err: unknown): RpcException {
     return new RpcException(databaseUnavailable().toShape());
   }
   log.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-  return new RpcException(new AppError('internal', 'Something went wrong on our side. Please try again.').toShape());
+  return new RpcException(new AppError('internal_error', 'Something went wrong on our side. Please try again.').toShape());
 }
 
 /**

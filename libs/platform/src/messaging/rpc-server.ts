@@ -118,12 +118,12 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     try {
       packet = JSON.parse(msg.content.toString('utf8')) as RpcRequestPacket;
     } catch {
-      return { pattern: 'unknown', reply: { err: new AppError('validation', 'The request could not be read.').toShape() } };
+      return { pattern: 'unknown', reply: { err: new AppError('invalid_json', 'The request could not be read.').toShape() } };
     }
     const handler = typeof packet?.pattern === 'string' ? this.getHandlerByPattern(packet.pattern) : null;
     if (!handler) {
       this.log.error(`no handler for ${String(packet?.pattern)} on ${this.queue}`);
-      return { pattern: 'unknown', reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.', { reason: 'no_rpc_handler' }).toShape() } };
+      return { pattern: 'unknown', reply: { err: new AppError('no_rpc_handler', 'Something went wrong on our side. Please try again.').toShape() } };
     }
     if (this.adminPatterns.has(packet.pattern)) {
       // Checked here, before any handler code, whoever sent the request: the gateway's AdminGuard
@@ -132,7 +132,7 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
       try {
         await requireAdminCaller(this.access.adminAuthority, meta.success ? meta.data : undefined, packet.pattern);
       } catch (err) {
-        const refusal = err instanceof AppError ? err : new AppError('unavailable', 'The service is taking too long to answer. Please try again in a moment.', { reason: 'admin_check_failed' });
+        const refusal = err instanceof AppError ? err : new AppError('admin_check_failed', 'The service is taking too long to answer. Please try again in a moment.');
         this.log.warn(`${packet.pattern} refused for acting user ${meta.success ? (meta.data.userId ?? 'none') : 'unreadable'}: ${refusal.code}${refusal.reason ? ` (${refusal.reason})` : ''}`);
         return { pattern: packet.pattern, reply: { err: refusal.toShape() } };
       }
@@ -144,7 +144,7 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
     } catch (err) {
       if (AppError.isShape(err)) return { pattern: packet.pattern, reply: { err } };
       this.log.error(`${packet.pattern} failed: ${(err as Error)?.stack ?? String(err)}`);
-      return { pattern: packet.pattern, reply: { err: new AppError('internal', 'Something went wrong on our side. Please try again.').toShape() } };
+      return { pattern: packet.pattern, reply: { err: new AppError('internal_error', 'Something went wrong on our side. Please try again.').toShape() } };
     }
   }
 }

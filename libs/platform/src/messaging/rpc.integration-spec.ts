@@ -27,7 +27,7 @@ class GreeterRpcHandler {
 
   @RpcHandler(Refuse)
   async refuse(): Promise<never> {
-    throw new AppError('conflict', 'Not today.', { reason: 'not_today' });
+    throw new AppError('already_settled', 'Not today.');
   }
 
   @RpcHandler(Slow)
@@ -71,7 +71,7 @@ describe('RPC between processes', () => {
   });
 
   it('brings an AppError back as the same AppError, and bad input as a validation error', async () => {
-    await expect(client.call(Refuse, {})).rejects.toMatchObject({ code: 'conflict', message: 'Not today.', reason: 'not_today' });
+    await expect(client.call(Refuse, {})).rejects.toMatchObject({ code: 'conflict', message: 'Not today.', reason: 'already_settled' });
     await expect(client.call(Greet, { name: '' })).rejects.toMatchObject({ code: 'validation' });
   });
 

@@ -26,7 +26,7 @@ export class QrCodes {
 
 function checked(text: string): string {
   if (typeof text !== 'string' || text.length === 0 || text.length > QR_MAX_INPUT) {
-    throw new AppError('validation', `QR code input must be 1-${QR_MAX_INPUT} characters`);
+    throw new AppError('qr_input_invalid', `QR code input must be 1-${QR_MAX_INPUT} characters`);
   }
   return text;
 }

@@ -73,7 +73,7 @@ export class GiftClaims {
       const earlier = await m.findOneBy(Provisioning, { userId, idempotencyKey });
       if (earlier) {
         if (earlier.kind !== wanted.kind || earlier.planTier !== wanted.planTier || earlier.country !== wanted.country || earlier.targetIccid !== wanted.targetIccid) {
-          throw new AppError('conflict', 'This Idempotency-Key was already used for a different redemption.', { reason: 'idempotency_key_reused' });
+          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used for a different redemption.');
         }
         return { view: toRedemptionView(earlier), fresh: false };
       }
@@ -101,7 +101,7 @@ export class GiftClaims {
 
   async view(m: EntityManager, userId: string, redemptionId: string): Promise<RedemptionView> {
     const p = await m.findOneBy(Provisioning, { redemptionId, userId, source: 'gift' });
-    if (!p) throw new AppError('not_found', 'No such redemption.', { reason: 'redemption_not_found' });
+    if (!p) throw new AppError('redemption_not_found', 'No such redemption.');
     return toRedemptionView(p);
   }
 
@@ -124,6 +124,6 @@ export class GiftClaims {
     const message = largest
       ? `No unclaimed data gift covers the ${tier} plan: your largest gift is ${largest}GB.`
       : `You have no unclaimed data gift to claim the ${tier} plan with.`;
-    return new AppError('conflict', message, { reason: 'no_covering_gift', details: { planTier: tier, largestGiftGB: largest ?? 0 } });
+    return new AppError('no_covering_gift', message, { details: { planTier: tier, largestGiftGB: largest ?? 0 } });
   }
 }

@@ -42,8 +42,7 @@ export class EsimProviderException extends Error {
     message: string,
     opts: { outcomeUnknown?: boolean; httpStatus?: number | null; providerMessage?: string | null; cause?: unknown } = {},
   ) {
-    // The messages carry the fragments the SPA maps to user texts ('line not found', 'No refills
-    // available', 'No suitable', 'Provider API error'): see docs/keepgo.md.
+    // The messages are for people and logs; the SPA words a refusal by its code (docs/keepgo.md).
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'EsimProviderException';
     this.definite = DEFINITE.has(code);

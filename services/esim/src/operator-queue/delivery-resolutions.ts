@@ -34,7 +34,7 @@ interface Waiting {
   note: string | null;
 }
 
-const notFound = () => new AppError('not_found', 'No such item in the operator queue.', { reason: 'operator_item_not_found' });
+const notFound = () => new AppError('operator_item_not_found', 'No such item in the operator queue.');
 
 /**
  * esim's part of the operator queue (docs/admin.md): deliveries of points redemptions and gift
@@ -122,7 +122,7 @@ export class DeliveryResolutions {
   async resolve(req: RpcRequest<typeof EsimAdminRpc.resolveRedemption>, adminId: string): Promise<OperatorResolution> {
     const { redemptionId, source, action, facts } = req;
     if (action === 'deliver' && (!req.iccid || !req.lpaCode)) {
-      throw new AppError('validation', 'Enter the ICCID and the activation code of the eSIM you delivered.', { reason: 'delivery_incomplete' });
+      throw new AppError('delivery_incomplete', 'Enter the ICCID and the activation code of the eSIM you delivered.');
     }
     const claimed = await this.uow.run(async (tx) => {
       const m = tx.manager;
@@ -132,7 +132,7 @@ export class DeliveryResolutions {
       const history = await this.actionsOf(m, [p.id]);
       if (!this.waiting(p, history, Date.now(), STUCK_AFTER_SECONDS).waiting) throw alreadyResolved(p, history);
       if (action === 'deliver' && p.kind === 'topup' && req.iccid !== p.targetIccid) {
-        throw new AppError('validation', `This is a top-up of the line ${p.targetIccid}: enter that ICCID.`, { reason: 'wrong_line' });
+        throw new AppError('wrong_line', `This is a top-up of the line ${p.targetIccid}: enter that ICCID.`);
       }
       if (action === 'retry') {
         await m.query(
@@ -165,7 +165,7 @@ export class DeliveryResolutions {
       action === 'deliver'
         ? await this.outcomes.succeeded(p.id, { iccid: req.iccid!, lpaCode: req.lpaCode!, msisdn: null, transactionId: null })
         : await this.outcomes.refused(p.id, 'operator_refunded', OPERATOR_REFUND_MESSAGE);
-    if (!ended) throw new AppError('conflict', 'This delivery changed while it was being resolved; reload the queue.', { reason: 'already_resolved' });
+    if (!ended) throw new AppError('already_resolved', 'This delivery changed while it was being resolved; reload the queue.');
     return {
       kind,
       id: redemptionId,
@@ -183,7 +183,7 @@ export class DeliveryResolutions {
    * PointsReserved that arrives later change nothing.
    */
   private async adoptStuckReservation(m: EntityManager, facts: RedemptionFacts): Promise<Provisioning | null> {
-    if (facts.status !== 'processing') throw new AppError('conflict', `This redemption is ${facts.status}: nothing to resolve.`, { reason: 'already_resolved' });
+    if (facts.status !== 'processing') throw new AppError('already_resolved', `This redemption is ${facts.status}: nothing to resolve.`, { details: { status: facts.status } });
     const id = randomUUID();
     await m.query(
       `INSERT INTO provisionings (id, redemption_id, user_id, source, kind, plan_tier, amount_gb, points, country, target_iccid, status, lease_until,
@@ -230,8 +230,7 @@ function leaseMs(p: Provisioning): number {
 function alreadyResolved(p: Provisioning, history: ActionRow[]): AppError {
   const last = [...history].reverse().find((a) => a.action !== 'outcome');
   const by = last ? ` (${last.action} at ${new Date(last.at).toISOString()})` : '';
-  return new AppError('conflict', `This delivery is no longer waiting for a person: it is ${p.status}${by}.`, {
-    reason: 'already_resolved',
+  return new AppError('already_resolved', `This delivery is no longer waiting for a person: it is ${p.status}${by}.`, {
     details: { status: p.status, lastAction: last?.action ?? null, by: last?.admin_id ?? null },
   });
 }

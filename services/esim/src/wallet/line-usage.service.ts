@@ -28,7 +28,7 @@ export class LineUsageService {
 
   async usage(userId: string, iccid: string, refresh: boolean): Promise<LineUsage> {
     const held = await this.db.getRepository(EsimLineRecord).exists({ where: { userId, iccid } });
-    if (!held) throw new AppError('not_found', LINE_USAGE_NOT_FOUND_MESSAGE, { reason: 'line_not_found' });
+    if (!held) throw new AppError('line_not_found', LINE_USAGE_NOT_FOUND_MESSAGE);
     try {
       const { value, at } = await this.cache.get(iccid, () => this.provider.lineDetails(iccid), { refresh });
       return {
@@ -42,10 +42,10 @@ export class LineUsageService {
     } catch (err) {
       if (err instanceof EsimProviderException && err.code === 'line_not_found') {
         this.log.warn(`line ${iccid} of user ${userId} is in the wallet but KeepGo does not know it`);
-        throw new AppError('not_found', LINE_USAGE_NOT_FOUND_MESSAGE, { reason: 'line_not_found' });
+        throw new AppError('line_not_found', LINE_USAGE_NOT_FOUND_MESSAGE);
       }
       this.log.warn(`could not read the usage of line ${iccid}: ${err instanceof Error ? err.message : String(err)}`);
-      throw new AppError('unavailable', LINE_USAGE_UNAVAILABLE_MESSAGE, { reason: 'provider_unavailable' });
+      throw new AppError('provider_unavailable', LINE_USAGE_UNAVAILABLE_MESSAGE);
     }
   }
 }

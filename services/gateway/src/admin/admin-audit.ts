@@ -48,7 +48,7 @@ export class AdminAudit {
         if (err instanceof AppError && err.status < 500) throw err;
         if (attempt >= TRIES) {
           this.log.error(`audit ${action}: the trail could not be written, the action is refused: ${(err as Error).message}`);
-          throw new AppError('unavailable', 'The audit trail cannot be written right now, so the action was not done. Please try again.', { reason: 'audit_unavailable' });
+          throw new AppError('audit_unavailable', 'The audit trail cannot be written right now, so the action was not done. Please try again.');
         }
         await pause(100 * attempt);
       }

@@ -13,10 +13,10 @@ export class AdminGuard implements CanActivate {
   constructor(private readonly rpc: RpcClient) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    if (!signedInUserId(ctx.switchToHttp().getRequest<Request>())) throw new AppError('unauthorized', 'Please sign in to continue.');
+    if (!signedInUserId(ctx.switchToHttp().getRequest<Request>())) throw new AppError('sign_in_required', 'Please sign in to continue.');
     // Identity answers for the acting user, the signed-in one (RpcMeta).
     const { isAdmin } = await this.rpc.call(IdentityRpc.isAdmin, {});
-    if (!isAdmin) throw new AppError('forbidden', "Access Denied - You don't have admin privileges.", { reason: 'not_admin' });
+    if (!isAdmin) throw new AppError('not_admin', "Access Denied - You don't have admin privileges.");
     return true;
   }
 }

@@ -21,7 +21,7 @@ const SHOWN = 20;
 /** The processes that consume events, each with its dead-letter queue. */
 const CONSUMERS = SERVICES.filter((s) => SERVICE_PORTS[s].consumes.length > 0);
 
-const notThere = () => new AppError('not_found', 'That message is not in the dead-letter queue (any more).', { reason: 'dead_letter_not_found' });
+const notThere = () => new AppError('dead_letter_not_found', 'That message is not in the dead-letter queue (any more).');
 
 /**
  * Each consumer's dead-letter queue (docs/admin.md, "Dead letters"): the events its handler gave
@@ -81,6 +81,6 @@ export class DeadLettersController {
 }
 
 function consumer(service: ServiceName): ServiceName {
-  if (!CONSUMERS.includes(service)) throw new AppError('not_found', `${service} consumes no events: it has no dead-letter queue.`, { reason: 'no_dead_letter_queue' });
+  if (!CONSUMERS.includes(service)) throw new AppError('no_dead_letter_queue', `${service} consumes no events: it has no dead-letter queue.`);
   return service;
 }

@@ -120,7 +120,7 @@ export class OperatorQueueController {
       return { kind: 'redemption', id: item.id, action, status: r.status, message: 'The reservation was sent to the eSIM side again.', refundId: null, resolvedAt: r.retriedAt };
     }
     const facts = await this.rpc.call(RewardsAdminRpc.getRedemptionFacts, { redemptionId: item.id });
-    if (facts.status !== 'processing') throw new AppError('conflict', `This redemption is ${facts.status}: nothing to resolve.`, { reason: 'already_resolved' });
+    if (facts.status !== 'processing') throw new AppError('already_resolved', `This redemption is ${facts.status}: nothing to resolve.`, { details: { status: facts.status } });
     return this.rpc.call(EsimAdminRpc.resolveRedemption, { redemptionId: item.id, source: 'points', action, ...delivery, facts });
   }
 }

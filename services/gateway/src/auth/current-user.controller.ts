@@ -22,7 +22,7 @@ export class CurrentUserController {
       // The account is gone (deleted elsewhere): this session means nothing any more.
       if (err instanceof AppError && err.code === 'not_found') {
         await this.sessions.signOut(req);
-        throw new AppError('unauthorized', 'Please sign in to continue.');
+        throw new AppError('sign_in_required', 'Please sign in to continue.');
       }
       throw err;
     }

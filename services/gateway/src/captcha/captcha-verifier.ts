@@ -33,16 +33,16 @@ export class CaptchaVerifier {
       answer = siteverifySchema.parse(await res.json());
     } catch (err) {
       this.log.error(`siteverify at ${this.settings.verifyUrl} failed: ${(err as Error).message}`);
-      throw new AppError('unavailable', 'Verification failed. Please try again.', { reason: 'captcha_unavailable' });
+      throw new AppError('captcha_unavailable', 'Verification failed. Please try again.');
     }
     if (answer.success) return;
     const codes = answer['error-codes'];
     if (codes.some((c) => OUR_FAULT.has(c))) {
       this.log.error(`siteverify refused our request: ${codes.join(', ')}; check CAPTCHA_SECRET`);
-      throw new AppError('unavailable', 'Verification failed. Please try again.', { reason: 'captcha_unavailable' });
+      throw new AppError('captcha_unavailable', 'Verification failed. Please try again.');
     }
     if (codes.includes('timeout-or-duplicate'))
-      throw new AppError('validation', 'Captcha expired. Please verify again.', { reason: 'captcha_expired' });
-    throw new AppError('validation', 'Captcha verification failed. Please try again.', { reason: 'captcha_failed' });
+      throw new AppError('captcha_expired', 'Captcha expired. Please verify again.');
+    throw new AppError('captcha_failed', 'Captcha verification failed. Please try again.');
   }
 }

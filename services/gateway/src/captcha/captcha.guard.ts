@@ -8,7 +8,7 @@ import { AppError } from '@esim/platform';
 export class CaptchaGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
     const until = ctx.switchToHttp().getRequest<Request>().session?.captchaVerifiedUntil;
-    if (!until || until <= Date.now()) throw new AppError('forbidden', CAPTCHA_REQUIRED_MESSAGE, { reason: 'captcha_required' });
+    if (!until || until <= Date.now()) throw new AppError('captcha_required', CAPTCHA_REQUIRED_MESSAGE);
     return true;
   }
 }

@@ -17,9 +17,9 @@ export class AppErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const message = status === 404 ? 'Not found' : exception.message;
-      return sendError(res, new AppError(codeForStatus(status), message));
+      return sendError(res, AppError.ofCode(codeForStatus(status), message));
     }
     this.log.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    sendError(res, new AppError('internal', 'Something went wrong on our side. Please try again.'));
+    sendError(res, new AppError('internal_error', 'Something went wrong on our side. Please try again.'));
   }
 }

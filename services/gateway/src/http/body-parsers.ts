@@ -10,9 +10,9 @@ function guarded(parser: RequestHandler): RequestHandler {
       if (!err) return next();
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') return sendError(res, new AppError('payload_too_large', 'The request body is too large.'));
-      if (type === 'entity.parse.failed') return sendError(res, new AppError('validation', 'The request body is not valid JSON.'));
+      if (type === 'entity.parse.failed') return sendError(res, new AppError('invalid_json', 'The request body is not valid JSON.'));
       if (type === 'charset.unsupported' || type === 'encoding.unsupported') return sendError(res, new AppError('unsupported_media_type', 'Unsupported body encoding.'));
-      return sendError(res, new AppError('validation', 'The request body could not be read.'));
+      return sendError(res, new AppError('invalid_json', 'The request body could not be read.'));
     });
 }
 

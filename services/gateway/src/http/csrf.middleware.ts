@@ -15,12 +15,12 @@ export function csrfGuard(publicUrl: string): RequestHandler {
     if (SAFE_METHODS.has(req.method)) return next();
     const origin = req.headers.origin;
     if (origin && origin !== ownOrigin) {
-      return sendError(res, new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' }));
+      return sendError(res, new AppError('csrf_origin', 'Cross-origin requests are not allowed.'));
     }
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     const contentType = req.headers['content-type'];
     if ((hasBody || contentType) && !req.is('application/json')) {
-      return sendError(res, new AppError('unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json).', { reason: 'csrf_content_type' }));
+      return sendError(res, new AppError('csrf_content_type', 'Send the request body as JSON (Content-Type: application/json).'));
     }
     next();
   };
@@ -41,7 +41,7 @@ export function originGuard(publicUrl: string): RequestHandler {
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if ((origin && origin !== ownOrigin) || site === 'cross-site' || site === 'same-site') {
-      return sendError(res, new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' }));
+      return sendError(res, new AppError('csrf_origin', 'Cross-origin requests are not allowed.'));
     }
     next();
   };

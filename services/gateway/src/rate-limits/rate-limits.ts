@@ -31,7 +31,7 @@ export type Bucket = keyof typeof BUCKETS;
 export type Hit = readonly [Bucket, string];
 
 /** The same answer whichever bucket ran out, so the answer tells nothing about accounts. */
-export const tooManyAttempts = () => new AppError('rate_limited', 'Too many attempts. Please try again later.');
+export const tooManyAttempts = () => new AppError('too_many_attempts', 'Too many attempts. Please try again later.');
 
 /**
  * Fixed-window attempt counters in Redis, shared by every gateway replica. Keys are hashed, so
@@ -62,7 +62,7 @@ export class RateLimits {
       this.log.error(
         `rate limit store failed: ${String((refused.find((r) => !(r.reason instanceof RateLimiterRes))?.reason as Error)?.message)}`,
       );
-      throw new AppError('unavailable', 'The service is temporarily unavailable. Please try again in a moment.');
+      throw new AppError('service_unavailable', 'The service is temporarily unavailable. Please try again in a moment.');
     }
     const waitMs = Math.max(...limited.map((r) => (r.reason as RateLimiterRes).msBeforeNext));
     req.res?.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));

@@ -7,7 +7,7 @@ import { AdminGuard } from '../admin/admin.guard';
 import { ZodPipe } from '../common/zod.pipe';
 import { CurrentUserId } from '../sessions/auth.guard';
 
-const userNotFound = () => new AppError('not_found', 'User not found', { reason: 'user_not_found' });
+const userNotFound = () => new AppError('user_not_found', 'User not found');
 
 /** A user id that is not even a UUID names no user: the same 404 as an unknown one. */
 class UserIdPipe {

@@ -48,8 +48,7 @@ export class RedemptionAnswers {
   /** The HTTP answer; a provider refusal is a 422 whose message carries the provider's reason. */
   async answer(view: RedemptionView): Promise<RedemptionResponse> {
     if (view.status === 'failed') {
-      throw new AppError('unprocessable', view.failure?.message ?? 'The eSIM provider refused this redemption.', {
-        reason: 'provider_refused',
+      throw new AppError('provider_refused', view.failure?.message ?? 'The eSIM provider refused this redemption.', {
         details: { redemptionId: view.redemptionId, providerReason: view.failure?.reason ?? null, pointsUsed: 0 },
       });
     }

@@ -9,7 +9,7 @@ export const signedInUserId = (req: Request): string | undefined => req.user?.id
 @Injectable()
 export class AuthGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
-    if (!signedInUserId(ctx.switchToHttp().getRequest<Request>())) throw new AppError('unauthorized', 'Please sign in to continue.');
+    if (!signedInUserId(ctx.switchToHttp().getRequest<Request>())) throw new AppError('sign_in_required', 'Please sign in to continue.');
     return true;
   }
 }
@@ -17,6 +17,6 @@ export class AuthGuard implements CanActivate {
 /** The signed-in user's id; use behind AuthGuard. */
 export const CurrentUserId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
   const userId = signedInUserId(ctx.switchToHttp().getRequest<Request>());
-  if (!userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  if (!userId) throw new AppError('sign_in_required', 'Please sign in to continue.');
   return userId;
 });

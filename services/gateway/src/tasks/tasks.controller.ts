@@ -28,7 +28,7 @@ export class TasksController {
   async rapidoReachUid(): Promise<{ uid: string }> {
     const { walls } = await this.rpc.call(WebhooksRpc.listOfferwalls, {});
     const wall = walls.find((w) => w.id === 'rapidoreach');
-    if (!wall) throw new AppError('not_found', 'RapidoReach is not available.', { reason: 'offerwall_disabled' });
+    if (!wall) throw new AppError('offerwall_disabled', 'RapidoReach is not available.');
     return { uid: wall.uid };
   }
 }

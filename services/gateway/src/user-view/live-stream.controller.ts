@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Logger, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { ErrorReason } from '@esim/contracts';
 import { CONFIG, AppError } from '@esim/platform';
 import { sessionAbsoluteMs, type GatewayConfig } from '../config';
 import { AuthGuard, CurrentUserId } from '../sessions/auth.guard';
@@ -9,11 +10,11 @@ import { LiveHub, type LiveStreamCap } from './live-hub';
 import { LiveStream } from './live-stream';
 
 /** The declared reason of each cap's 429 (the page reconnects later whichever it is). */
-const STREAM_CAP_REASON: Record<LiveStreamCap, string> = {
+const STREAM_CAP_REASON = {
   user: 'too_many_streams',
   address: 'too_many_streams_from_address',
   gateway: 'too_many_streams_on_server',
-};
+} as const satisfies Record<LiveStreamCap, ErrorReason>;
 
 /**
  * `GET /api/events`: the signed-in user's live stream (server-sent events), one per open page.
@@ -39,13 +40,13 @@ export class LiveStreamController {
   async events(@Req() req: Request, @Res() res: Response, @CurrentUserId() userId: string): Promise<void> {
     const origin = req.headers.origin;
     if ((origin && origin !== this.ownOrigin) || req.headers['sec-fetch-site'] === 'cross-site') {
-      throw new AppError('forbidden', 'Cross-origin requests are not allowed.', { reason: 'csrf_origin' });
+      throw new AppError('csrf_origin', 'Cross-origin requests are not allowed.');
     }
     const network = clientNetwork(req);
     const cap = this.hub.refusal(userId, network);
     if (cap) {
       this.log.warn({ cap, ip: req.ip }, 'live stream refused');
-      throw new AppError('rate_limited', 'Too many open live streams. Close a tab and try again.', { reason: STREAM_CAP_REASON[cap] });
+      throw new AppError(STREAM_CAP_REASON[cap], 'Too many open live streams. Close a tab and try again.');
     }
 
     const signedInAt = req.session.passport?.user?.signedInAt ?? Date.now();

@@ -35,7 +35,7 @@ const SEARCHED = `(email || ' ' || lower(name))`;
 
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const badCursor = () => new AppError('validation', 'cursor must come from a previous page', { reason: 'bad_cursor' });
+const badCursor = () => new AppError('bad_cursor', 'cursor must come from a previous page');
 
 export interface SearchPage {
   users: AdminIdentityUser[];

@@ -33,7 +33,7 @@ export async function isLiveAdmin(db: DataSource, userId: string): Promise<boole
 
 /** Identity re-checks what the gateway's AdminGuard checked: an admin-only call needs an admin acting. */
 export async function requireAdmin(db: DataSource, actingUserId: string | undefined): Promise<void> {
-  if (!actingUserId) throw new AppError('unauthorized', 'Please sign in to continue.');
+  if (!actingUserId) throw new AppError('sign_in_required', 'Please sign in to continue.');
   if (!(await isLiveAdmin(db, actingUserId)))
-    throw new AppError('forbidden', "Access Denied - You don't have admin privileges.", { reason: 'not_admin' });
+    throw new AppError('not_admin', "Access Denied - You don't have admin privileges.");
 }

@@ -41,7 +41,7 @@ export class AuditTrail {
       if (inserted.length === 0) {
         const [same] = await m.query('SELECT actor_id, action FROM admin_audit_log WHERE id = $1', [r.id]);
         if (same?.actor_id !== actorId || same?.action !== r.action)
-          throw new AppError('conflict', 'This audit entry id is already used.', { reason: 'audit_id_reused' });
+          throw new AppError('audit_id_reused', 'This audit entry id is already used.');
       }
       if (r.outcome) await m.query(`INSERT INTO admin_audit_outcomes (entry_id, outcome, message) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [r.id, r.outcome, r.outcomeMessage ?? null]);
     });
@@ -50,14 +50,14 @@ export class AuditTrail {
   /** The outcome of an entry, once: a second, different outcome is refused. */
   async recordOutcome(actorId: string, r: RpcRequest<typeof AuditRpc.recordOutcome>): Promise<void> {
     const [entry] = await this.db.query('SELECT actor_id FROM admin_audit_log WHERE id = $1', [r.entryId]);
-    if (!entry) throw new AppError('not_found', 'No such audit entry.', { reason: 'audit_entry_not_found' });
-    if (entry.actor_id !== actorId) throw new AppError('forbidden', 'Only the admin who acted records the outcome.', { reason: 'not_the_actor' });
+    if (!entry) throw new AppError('audit_entry_not_found', 'No such audit entry.');
+    if (entry.actor_id !== actorId) throw new AppError('not_the_actor', 'Only the admin who acted records the outcome.');
     try {
       await this.db.query('INSERT INTO admin_audit_outcomes (entry_id, outcome, message) VALUES ($1, $2, $3)', [r.entryId, r.outcome, r.message ?? null]);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const [earlier] = await this.db.query('SELECT outcome FROM admin_audit_outcomes WHERE entry_id = $1', [r.entryId]);
-      if (earlier?.outcome !== r.outcome) throw new AppError('conflict', 'This action already has an outcome.', { reason: 'audit_outcome_recorded' });
+      if (earlier?.outcome !== r.outcome) throw new AppError('audit_outcome_recorded', 'This action already has an outcome.');
     }
   }
 

@@ -7,7 +7,7 @@ import { PasswordHasher } from '../credentials/password-hasher';
 import { User } from '../users/user.entity';
 import { toIdentityUser, Users } from '../users/users';
 
-export const invalidCredentialsError = () => new AppError('unauthorized', 'Invalid email or password', { reason: 'invalid_credentials' });
+export const invalidCredentialsError = () => new AppError('invalid_credentials', 'Invalid email or password');
 
 /**
  * Checks email and password. An unknown email still costs one argon2 verification, so neither the

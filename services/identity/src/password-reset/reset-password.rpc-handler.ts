@@ -9,7 +9,7 @@ import { Users } from '../users/users';
 import { PasswordResetToken } from './password-reset-token.entity';
 import { hashResetToken } from './reset-tokens';
 
-const invalidLinkError = () => new AppError('validation', 'Invalid or expired reset link', { reason: 'invalid_reset_token' });
+const invalidLinkError = () => new AppError('invalid_reset_token', 'Invalid or expired reset link');
 
 /** Spends a reset token (once, within its hour) on a new password; the gateway then ends every session. */
 @Controller()

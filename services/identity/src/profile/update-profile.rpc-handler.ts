@@ -72,12 +72,10 @@ export class UpdateProfileRpcHandler {
 
   private async checkCurrentPassword(user: LiveUser, currentPassword: string | undefined): Promise<void> {
     if (!currentPassword) {
-      throw new AppError('validation', 'Enter your current password to change your email or password', {
-        reason: 'current_password_required',
-      });
+      throw new AppError('current_password_required', 'Enter your current password to change your email or password');
     }
     if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
-      throw new AppError('validation', 'Current password is incorrect', { reason: 'wrong_password' });
+      throw new AppError('wrong_password', 'Current password is incorrect');
     }
   }
 

@@ -24,7 +24,7 @@ export class ResendVerificationRpcHandler {
       const open = await this.codes.open(tx.manager, target);
       if (!open) return;
       if (open.resent && Date.now() - open.createdAt.getTime() < RESEND_INTERVAL_MS) {
-        throw new AppError('rate_limited', 'Too many attempts. Please try again later.', { reason: 'resend_too_soon' });
+        throw new AppError('resend_too_soon', 'Too many attempts. Please try again later.');
       }
       const code = await this.codes.issue(tx.manager, target, email, { resent: true });
       if (code) tx.publish(VerificationCodeIssued, { email, code, name: null, locale, expiresInMinutes: CODE_TTL_MINUTES });

@@ -21,9 +21,9 @@ export type CodeTarget =
 /** A spent code names the address it was sent to. */
 export type CodeCheck = { result: 'ok'; email: string } | { result: 'invalid' | 'capped' };
 
-export const invalidCodeError = () => new AppError('validation', 'Invalid or expired verification code', { reason: 'invalid_code' });
+export const invalidCodeError = () => new AppError('invalid_code', 'Invalid or expired verification code');
 export const tooManyAttemptsError = () =>
-  new AppError('rate_limited', 'Too many attempts. Please try again later.', { reason: 'verification_capped' });
+  new AppError('verification_capped', 'Too many attempts. Please try again later.');
 
 /**
  * The life of 6-digit codes: 10 minutes, single use, 5 wrong tries, a new code replaces the open

@@ -18,7 +18,7 @@ export class Users {
       where: { id, deletedAt: IsNull() },
       ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    if (!user) throw new AppError('not_found', 'Account not found', { reason: 'user_not_found' });
+    if (!user) throw new AppError('user_not_found', 'Account not found');
     return user as LiveUser;
   }
 }

@@ -35,20 +35,20 @@ export class ConfirmPurchaseRpcHandler {
   async confirm({ paymentIntentId }: RpcRequest<typeof PaymentsRpc.confirmEsimPurchase>, meta: RpcMeta): Promise<PurchaseConfirmation> {
     const userId = actingUserId(meta);
     const purchase = await this.purchases.findByIntent(paymentIntentId);
-    if (!purchase) throw new AppError('not_found', 'Payment not found.', { reason: 'payment_not_found' });
+    if (!purchase) throw new AppError('payment_not_found', 'Payment not found.');
     if (purchase.userId !== userId) {
       this.log.warn(`user ${userId} tried to confirm purchase ${purchase.id} of another user`);
-      throw new AppError('forbidden', 'This payment belongs to another account.', { reason: 'payment_not_yours' });
+      throw new AppError('payment_not_yours', 'This payment belongs to another account.');
     }
     if (purchase.status === 'pending' || purchase.status === 'payment_failed') {
       const intent = await this.retrieve(paymentIntentId);
       if (intent.status !== 'succeeded') {
-        throw new AppError('conflict', `Payment has not succeeded (status: ${intent.status}).`, { reason: 'payment_not_succeeded' });
+        throw new AppError('payment_not_succeeded', `Payment has not succeeded (status: ${intent.status}).`, { details: { status: intent.status } });
       }
       const mismatch = this.fulfilment.mismatch(intent, purchase);
       if (mismatch) {
         this.log.error(`purchase ${purchase.id} not fulfilled: ${mismatch}`);
-        throw new AppError('conflict', 'This payment does not match the purchase. Please contact support.', { reason: 'payment_mismatch' });
+        throw new AppError('payment_mismatch', 'This payment does not match the purchase. Please contact support.');
       }
       await this.uow.run((tx) => this.fulfilment.fulfil(tx, intent, purchase, 'confirm'));
     }
@@ -60,10 +60,10 @@ export class ConfirmPurchaseRpcHandler {
       return await this.api.stripe.paymentIntents.retrieve(id);
     } catch (err) {
       if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
-        throw new AppError('not_found', 'Payment not found.', { reason: 'payment_not_found' });
+        throw new AppError('payment_not_found', 'Payment not found.');
       }
       this.log.error(`retrieving ${id} from Stripe failed: ${(err as Error).message}`);
-      throw new AppError('bad_gateway', 'The payment could not be checked right now. Please try again in a moment.', { reason: 'payment_provider_unavailable' });
+      throw new AppError('payment_provider_unavailable', 'The payment could not be checked right now. Please try again in a moment.');
     }
   }
 
@@ -72,7 +72,7 @@ export class ConfirmPurchaseRpcHandler {
     const deadline = Date.now() + this.config.PURCHASE_CONFIRM_WAIT_MS;
     for (;;) {
       const purchase = await this.purchases.findById(purchaseId);
-      if (!purchase) throw new AppError('not_found', 'Payment not found.', { reason: 'payment_not_found' });
+      if (!purchase) throw new AppError('payment_not_found', 'Payment not found.');
       if (purchase.status !== 'processing' || Date.now() >= deadline) return purchase;
       await sleep(POLL_MS);
     }

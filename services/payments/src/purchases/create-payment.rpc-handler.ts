@@ -45,9 +45,9 @@ export class CreatePaymentRpcHandler {
       );
     } catch (err) {
       this.log.error(`creating the PaymentIntent of purchase ${purchaseId} failed: ${(err as Error).message}`);
-      throw new AppError('bad_gateway', 'Payment setup failed. Please try again in a moment.', { reason: 'payment_provider_unavailable' });
+      throw new AppError('payment_provider_unavailable', 'Payment setup failed. Please try again in a moment.');
     }
-    if (!intent.client_secret) throw new AppError('bad_gateway', 'Payment setup failed. Please try again in a moment.', { reason: 'payment_provider_unavailable' });
+    if (!intent.client_secret) throw new AppError('payment_provider_unavailable', 'Payment setup failed. Please try again in a moment.');
     // Recorded once Stripe has the intent: a failure above leaves nothing behind (an intent that
     // no one holds the client secret of can never be paid).
     await this.purchases.insert({

@@ -15,7 +15,7 @@ export class OperatorQueueRpcHandler {
 
   @RpcHandler(PaymentsAdminRpc.resolvePurchase)
   resolve(req: RpcRequest<typeof PaymentsAdminRpc.resolvePurchase>, meta: RpcMeta): Promise<RpcResponse<typeof PaymentsAdminRpc.resolvePurchase>> {
-    if (!meta.userId) throw new AppError('unauthorized', 'Please sign in to continue.');
+    if (!meta.userId) throw new AppError('sign_in_required', 'Please sign in to continue.');
     return this.resolutions.resolve(req, meta.userId);
   }
 }

@@ -32,7 +32,7 @@ interface ActionRow {
 /** Our idempotency key for a purchase's refund: however often it is asked, Stripe refunds once. */
 export const refundIdempotencyKey = (purchaseId: string) => `esim-purchase:${purchaseId}:refund`;
 
-const notFound = () => new AppError('not_found', 'No such item in the operator queue.', { reason: 'operator_item_not_found' });
+const notFound = () => new AppError('operator_item_not_found', 'No such item in the operator queue.');
 
 /**
  * Card purchases whose eSIM needs a person (docs/admin.md, "Operator queue"): paid, and the
@@ -97,7 +97,7 @@ export class PurchaseResolutions {
 
   async resolve(req: RpcRequest<typeof PaymentsAdminRpc.resolvePurchase>, adminId: string): Promise<OperatorResolution> {
     if (req.action === 'deliver' && (!req.iccid || !req.lpaCode)) {
-      throw new AppError('validation', 'Enter the ICCID and the activation code of the eSIM you delivered.', { reason: 'delivery_incomplete' });
+      throw new AppError('delivery_incomplete', 'Enter the ICCID and the activation code of the eSIM you delivered.');
     }
     const qrCode = req.action === 'deliver' ? await QRCode.toDataURL(req.lpaCode!, { errorCorrectionLevel: 'M', margin: 2, width: 320 }) : null;
     return this.uow.run(async (tx) => {
@@ -113,7 +113,7 @@ export class PurchaseResolutions {
 
       if (req.action === 'retry') {
         const recent = history.filter((a) => a.action === 'retry' && new Date(a.at).getTime() > now.getTime() - RETRY_COOLDOWN_SECONDS * 1000);
-        if (recent.length > 0) throw new AppError('conflict', 'A retry of this purchase was just sent; wait a minute before sending another.', { reason: 'retry_in_progress' });
+        if (recent.length > 0) throw new AppError('retry_in_progress', 'A retry of this purchase was just sent; wait a minute before sending another.');
         if (manual) await this.purchases.transition(m, { id: p.id }, ['manual_delivery_required'], 'processing', { failureReason: null, failureMessage: null });
         // The same purchase id is the provider reference again: one eSIM per purchase, however often ordered.
         tx.publish(PaymentSucceeded, {
@@ -172,7 +172,7 @@ export class PurchaseResolutions {
       if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded') return null;
       const message = err instanceof Error ? err.message : String(err);
       this.log.error(`purchase ${p.id}: Stripe did not refund: ${message}`);
-      throw new AppError('bad_gateway', `Stripe did not refund the card: ${message}`, { reason: 'refund_failed' });
+      throw new AppError('refund_failed', `Stripe did not refund the card: ${message}`);
     }
   }
 
@@ -216,8 +216,7 @@ export class PurchaseResolutions {
 function alreadyResolved(p: EsimPurchaseEntity, history: ActionRow[]): AppError {
   const last = history[history.length - 1];
   const by = last ? ` (${last.action} at ${new Date(last.at).toISOString()})` : '';
-  return new AppError('conflict', `This purchase is no longer waiting for a person: it is ${p.status}${by}.`, {
-    reason: 'already_resolved',
+  return new AppError('already_resolved', `This purchase is no longer waiting for a person: it is ${p.status}${by}.`, {
     details: { status: p.status, lastAction: last?.action ?? null, by: last?.admin_id ?? null },
   });
 }

@@ -11,7 +11,7 @@ const REREAD_TRANSFERS = 10_000;
 /** A full rebuild now and then catches anything the window missed and drops closed accounts. */
 const FULL_REBUILD_MS = 60 * 60_000;
 
-const badCursor = () => new AppError('validation', 'cursor must come from a previous page', { reason: 'bad_cursor' });
+const badCursor = () => new AppError('bad_cursor', 'cursor must come from a previous page');
 
 /**
  * Users ordered by points for the admin table (docs/admin.md, "The user table"). The ledger keeps

@@ -245,7 +245,7 @@ export class Ledger {
 
   private async settle(m: EntityManager, kind: 'redemption' | 'release', reservationId: string): Promise<Transfer> {
     const [row] = await m.query(`SELECT ${TRANSFER_COLUMNS} FROM ledger_transfers WHERE id = $1 AND kind = 'reservation'`, [reservationId]);
-    if (!row) throw new AppError('not_found', 'No such reservation.', { reason: 'reservation_not_found' });
+    if (!row) throw new AppError('reservation_not_found', 'No such reservation.');
     const reservation = toTransfer(row);
     const { transfer } = await this.insert(m, {
       kind,
@@ -269,7 +269,7 @@ export class Ledger {
     const earlier = await this.find(m, t.kind, t.reference);
     if (earlier) return { transfer: earlier, created: false };
     // Not our reference: the linked transfer was settled the other way (a post after a void, …).
-    throw new AppError('conflict', 'This reservation was already settled.', { reason: 'already_settled' });
+    throw new AppError('already_settled', 'This reservation was already settled.');
   }
 
   /**
@@ -295,20 +295,20 @@ export class Ledger {
       }
       const transfer = fresh ?? earlier.get(reference);
       // Not our reference: the linked transfer was settled another way (a credit reversed under another reference).
-      if (!transfer) throw new AppError('conflict', 'This transfer was already settled.', { reason: 'already_settled' });
+      if (!transfer) throw new AppError('already_settled', 'This transfer was already settled.');
       return { transfer, created: false };
     });
   }
 
   private sameOrConflict(t: Transfer, same: (t: Transfer) => boolean): Transfer {
     if (!same(t))
-      throw new AppError('conflict', 'This reference was already used for a different reservation.', { reason: 'reference_reused' });
+      throw new AppError('reference_reused', 'This reference was already used for a different reservation.');
     return t;
   }
 
   private async openAccountOf(m: EntityManager, userId: string): Promise<string> {
     const account = await this.userAccount(m, userId);
-    if (!account) throw new AppError('not_found', 'No points account for this user.', { reason: 'no_account' });
+    if (!account) throw new AppError('no_account', 'No points account for this user.');
     if (account.closed) throw accountClosed();
     return account.id;
   }

@@ -15,7 +15,7 @@ interface ActionRow {
   at: Date;
 }
 
-const notFound = () => new AppError('not_found', 'No such redemption.', { reason: 'redemption_not_found' });
+const notFound = () => new AppError('redemption_not_found', 'No such redemption.');
 
 /**
  * Points redemptions whose reservation the eSIM side never picked up: still `processing` long
@@ -99,13 +99,13 @@ export class StuckRedemptions {
       const r = await m.findOne(Redemption, { where: { id: redemptionId }, lock: { mode: 'pessimistic_write' } });
       if (!r) throw notFound();
       if (r.status !== 'processing')
-        throw new AppError('conflict', `This redemption is no longer waiting (${r.status}).`, { reason: 'already_resolved', details: { status: r.status } });
+        throw new AppError('already_resolved', `This redemption is no longer waiting (${r.status}).`, { details: { status: r.status } });
       const [recent] = await m.query(
         `SELECT at FROM redemption_operator_actions WHERE redemption_id = $1 AND action = 'retry' AND at > now() - make_interval(secs => $2) LIMIT 1`,
         [redemptionId, RETRY_COOLDOWN_SECONDS],
       );
       if (recent)
-        throw new AppError('conflict', 'A retry of this redemption was just sent; wait a minute before sending another.', { reason: 'retry_in_progress' });
+        throw new AppError('retry_in_progress', 'A retry of this redemption was just sent; wait a minute before sending another.');
       const [reservation] = await m.query('SELECT created_at FROM ledger_transfers WHERE id = $1', [r.reservationId]);
       tx.publish(PointsReserved, {
         redemptionId: r.id,

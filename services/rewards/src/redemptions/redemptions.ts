@@ -75,9 +75,7 @@ export class Redemptions {
       if (inserted.raw.length === 0) {
         const earlier = await m.findOneByOrFail(Redemption, { userId, idempotencyKey });
         if (!sameRequest(earlier, wanted)) {
-          throw new AppError('conflict', 'This Idempotency-Key was already used for a different redemption.', {
-            reason: 'idempotency_key_reused',
-          });
+          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used for a different redemption.');
         }
         return toRedemptionView(earlier);
       }
@@ -104,7 +102,7 @@ export class Redemptions {
   /** The acting user's redemption; someone else's is as absent as a missing one. */
   async view(m: EntityManager, userId: string, redemptionId: string): Promise<RedemptionView> {
     const r = await m.findOneBy(Redemption, { id: redemptionId, userId });
-    if (!r) throw new AppError('not_found', 'No such redemption.', { reason: 'redemption_not_found' });
+    if (!r) throw new AppError('redemption_not_found', 'No such redemption.');
     return toRedemptionView(r);
   }
 

@@ -55,7 +55,7 @@ export class OfferwallEmulator {
   complete(visit: SandboxVisit, offerId: string): Promise<{ transactionId: string; answer: PostbackAnswer }> {
     const wall = this.wallFor(visit);
     const offer = SAMPLE_OFFERS.find((o) => o.id === offerId);
-    if (!offer) throw new AppError('not_found', 'No such sample offer.');
+    if (!offer) throw new AppError('sandbox_offer_not_found', 'No such sample offer.');
     return this.send(wall, {
       userId: visit.userId,
       transactionId: sandboxTransactionId(offer, randomUUID()),
@@ -69,7 +69,7 @@ export class OfferwallEmulator {
   reverse(visit: SandboxVisit, transactionId: string): Promise<{ transactionId: string; answer: PostbackAnswer }> {
     const wall = this.wallFor(visit);
     const offer = offerOfTransaction(transactionId);
-    if (!offer) throw new AppError('not_found', 'This wall paid no such transaction.');
+    if (!offer) throw new AppError('sandbox_transaction_not_found', 'This wall paid no such transaction.');
     return this.send(wall, { userId: visit.userId, transactionId, action: 'reverse', offer, userIp: EMULATED_USER_IP });
   }
 
@@ -87,7 +87,7 @@ export class OfferwallEmulator {
       });
     } catch (err) {
       this.log.error(`${wall.provider.name} sandbox postback to ${target.split('?')[0]} failed: ${(err as Error).message}`);
-      throw new AppError('bad_gateway', 'The sandbox wall could not reach the postback URL: is SANDBOX_POSTBACK_URL right?');
+      throw new AppError('sandbox_postback_failed', 'The sandbox wall could not reach the postback URL: is SANDBOX_POSTBACK_URL right?');
     }
     const answer = { httpStatus: res.status, body: await res.text() };
     this.log.log(`${wall.provider.name} sandbox sent a ${postback.action} postback for ${postback.transactionId}: HTTP ${answer.httpStatus}`);
@@ -103,8 +103,8 @@ export class OfferwallEmulator {
 
   private wallFor({ provider, userId, uid }: SandboxVisit): Wall {
     const wall = this.settings.get(provider);
-    if (!wall?.sandbox) throw new AppError('not_found', 'This offer wall is not emulated here.');
-    if (wall.provider.externalUserId(wall.credentials, userId) !== uid) throw new AppError('forbidden', 'This wall was opened for another user.');
+    if (!wall?.sandbox) throw new AppError('sandbox_wall_not_emulated', 'This offer wall is not emulated here.');
+    if (wall.provider.externalUserId(wall.credentials, userId) !== uid) throw new AppError('sandbox_wall_other_user', 'This wall was opened for another user.');
     return wall;
   }
 }
