@@ -2,8 +2,8 @@
 // What a running product costs while nobody uses it: the CPU each part used a second over
 // BENCH_IDLE_SECONDS with no request sent, beside what an idle Node process costs on this machine
 // in the same run (the floor: a process that keeps one timer alive and does nothing). On a machine
-// the parts share, what they spend idling they also spend under load, taken from the requests
-// (bench/postbacks-history.md, "Sixteenth round"). It starts nothing: start the product first
+// the parts share, what they spend idling they also spend under load, taken from the requests.
+// It starts nothing: start the product first
 // (npm start).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
