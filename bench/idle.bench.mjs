@@ -12,8 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuPerOperation, cpuSnapshot, pidsOf, processCpuMs, SERVICES, statFields, TICK_MS } from './lib/cpu-by-process.mjs';
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
-// A service's first minutes are not idle: it compiles its code and connects; measured here, the
-// seven still used twice their settled CPU 40 s after npm start.
+// A service's first minutes are not idle: it compiles its code and connects, and spends well above
+// its settled CPU for a while after npm start.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 120);
 const DATABASE_URL = process.env.PGBENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/esim_rewards';
 
