@@ -52,8 +52,8 @@ const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQ
 if (FIXED_REQUESTS !== undefined && !(Number.isInteger(FIXED_REQUESTS) && FIXED_REQUESTS >= 1)) {
   throw new Error(`BENCH_REQUESTS=${process.env.BENCH_REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
 }
-// Rounds of steps 1-5, each with its own pgbench before and after: this virtual machine's speed
-// drifts by a third within minutes, so one round's ratio says little; the verdict is on the median.
+// Rounds of steps 1-5, each with its own pgbench before and after: a virtual host's speed can
+// drift within minutes, so one round's ratio says little; the verdict is on the median.
 const ROUNDS = Number(env('BENCH_ROUNDS', '3'));
 /** The issue's targets: credits/s at least this share of pgbench TPS, the answer p99 at most P99_TARGET_MS. */
 const TARGET_RATIO = 0.25;
@@ -253,7 +253,7 @@ async function vacuum() {
 
 /**
  * 2. What the database does on its own, on this machine, now: before the load and again after it.
- * The speed of this virtual machine drifts by a third within minutes; the ratio is taken against
+ * A virtual host's speed can drift within minutes; the ratio is taken against
  * the mean of the two, so a drift during the round moves both sides alike.
  */
 async function pgbench(when) {
