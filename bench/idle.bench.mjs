@@ -2,8 +2,8 @@
 // What a running product costs while nobody uses it: the CPU each part used a second over
 // BENCH_IDLE_SECONDS with no request sent, beside what an idle Node process costs on this machine
 // in the same run (the floor: a process that keeps one timer alive and does nothing). On a machine
-// the parts share, what they spend idling they also spend under load, taken from the requests
-// (bench/postbacks-history.md, "Sixteenth round"). It starts nothing: start the product first
+// the parts share, what they spend idling they also spend under load, taken from the requests.
+// It starts nothing: start the product first
 // (npm start).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,8 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuPerOperation, cpuSnapshot, pidsOf, processCpuMs, SERVICES, statFields, TICK_MS } from './lib/cpu-by-process.mjs';
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
-// A service's first minutes are not idle: it compiles its code and connects; measured here, the
-// seven still used twice their settled CPU 40 s after npm start.
+// A service's first minutes are not idle: it compiles its code and connects, and spends well above
+// its settled CPU for a while after npm start.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 120);
 const DATABASE_URL = process.env.PGBENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/esim_rewards';
 

@@ -44,17 +44,16 @@ const MIN_REQUESTS = 20000;
 const WARMUP_REQUESTS = Number(env('BENCH_WARMUP_REQUESTS', String(MIN_REQUESTS)));
 // How long each round's load lasts: as long as each pgbench run, so both sides of the ratio are
 // rates over windows of the same length. The credits' window also holds the drain after the last
-// answer (the last group's wait, about half a second: answer → visible), which a fixed 20,000
-// postbacks made 15 % of the window on a machine that answers 8,000 a second and 6 % on one that
-// answers 2,500 (bench/postbacks-history.md, "Twenty-fifth round").
+// answer (the last group's wait: answer → visible), which a fixed count of postbacks would make a
+// large share of the window on a host that answers fast.
 const LOAD_SECONDS = Number(env('BENCH_LOAD_SECONDS', String(PGBENCH_SECONDS)));
 /** BENCH_REQUESTS where set: every load's size, the rounds' and step 6's. */
 const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
 if (FIXED_REQUESTS !== undefined && !(Number.isInteger(FIXED_REQUESTS) && FIXED_REQUESTS >= 1)) {
   throw new Error(`BENCH_REQUESTS=${process.env.BENCH_REQUESTS}: a whole number of at least 1 (or unset, to load for BENCH_LOAD_SECONDS)`);
 }
-// Rounds of steps 1-5, each with its own pgbench before and after: this virtual machine's speed
-// drifts by a third within minutes, so one round's ratio says little; the verdict is on the median.
+// Rounds of steps 1-5, each with its own pgbench before and after: a virtual host's speed can
+// drift within minutes, so one round's ratio says little; the verdict is on the median.
 const ROUNDS = Number(env('BENCH_ROUNDS', '3'));
 /** The issue's targets: credits/s at least this share of pgbench TPS, the answer p99 at most P99_TARGET_MS. */
 const TARGET_RATIO = 0.25;
@@ -88,8 +87,7 @@ async function pgbenchLatency(dir) {
  * its TPS and the latency of its transactions (p50, p99, max in ms, from pgbench's own log of
  * every transaction, `-l`): the cheapest durable write this database makes at the load's
  * connection count, the baseline under the answer p99, since a provider's answer also waits for a
- * commit's flush. Logging every transaction did not move pgbench's TPS (bench/postbacks-history.md,
- * "Twenty-second round"). And what a transaction cost the whole machine's CPU (machineCpu), so a
+ * commit's flush (logging every transaction does not move pgbench's TPS). And what a transaction cost the whole machine's CPU (machineCpu), so a
  * credit's price can be read in transactions: the ratio is about their quotient where both loads
  * keep the cores busy.
  */
@@ -199,10 +197,8 @@ const probeUser = await benchUser(probeCall, true);
 
 // A warm-up of BENCH_WARMUP_REQUESTS postbacks to the load user, not measured, which also sizes the
 // rounds: the services run for days, and after a start they run code the JIT has not compiled yet.
-// The code that runs once a batch (rewards' crediting, the relay) needs a round's worth of
-// postbacks to get there: after 2,000, rewards' CPU per credit was 1.04-1.12 times its Postgres
-// backends' in the first round of each of six runs and 0.65-0.87 times in the later rounds; after
-// 20,000, 0.69-0.76 in the first round too (bench/postbacks-history.md, "Fourteenth round").
+// The code that runs once a batch (rewards' crediting, the relay) needs many postbacks to get
+// there: with a short warm-up the first repetition measures the JIT, not the code.
 let warmAnswersPerSecond = 0;
 if (WARMUP_REQUESTS > 0) {
   const before = (await call('GET', '/api/user')).points;
@@ -235,8 +231,7 @@ console.log(
 );
 
 /**
- * 1. The product's tables as a vacuumed database has them. Where autovacuum is off (it is off on
- * the machines of bench/postbacks-history.md), the rows earlier runs updated stay dead in the
+ * 1. The product's tables as a vacuumed database has them. Where autovacuum is off, the rows earlier runs updated stay dead in the
  * outbox's index, and index-only scans (balances, the admin rank) visit the heap for every entry:
  * each run would measure the bloat its predecessors left. BENCH_SKIP_VACUUM=1 takes it as it is.
  */
@@ -258,7 +253,7 @@ async function vacuum() {
 
 /**
  * 2. What the database does on its own, on this machine, now: before the load and again after it.
- * The speed of this virtual machine drifts by a third within minutes; the ratio is taken against
+ * A virtual host's speed can drift within minutes; the ratio is taken against
  * the mean of the two, so a drift during the round moves both sides alike.
  */
 async function pgbench(when) {
@@ -536,8 +531,7 @@ function pacedLine(p) {
 /**
  * The whole machine's CPU a credit and a pgbench transaction: the ratio is about the one over the
  * other where both loads keep the cores busy, and the kernel's share says how much of each is
- * system calls, context switches and the network stack, whose price differs most between machines
- * (bench/postbacks-history.md, "Fortieth round").
+ * system calls, context switches and the network stack, whose price differs most between hosts.
  */
 function machineLine(r) {
   if (!r.creditCpu) return 'n/a (needs Linux /proc)';

@@ -59,10 +59,9 @@ if (!Number.isInteger(creditingNice) || creditingNice < 0 || creditingNice > 19)
  * while providers wait for the ingestion's answers and users for the gateway's. Each service runs
  * in a session of its own (launch, below), and the kernel shares the cores between sessions by
  * their autogroup nice (sched_autogroup, /proc/<pid>/autogroup): at 10, about a tenth of the
- * weight, rewards yields when the others need the cores and takes them when they do not. Measured
- * at the bench's target rate, an open loop (bench/postbacks-history.md, "Eighteenth round"): the
- * answer p99 met 50 ms in 6 runs of 11 this way against none of 6 at an equal share; a credit shows
- * up to a few hundred ms later under load. A deployment gets the same from CPU requests
+ * weight, rewards yields when the others need the cores and takes them when they do not, so the
+ * answers keep their latency target while a credit shows up somewhat later under load (the
+ * target-rate step of bench/postbacks.bench.mjs shows both). A deployment gets the same from CPU requests
  * (deploy/k8s), the weights of the containers' cgroups. Raising a nice needs no privilege; where
  * there are no autogroups (another OS, the kernel's sched_autogroup_enabled at 0) the services run
  * as they are.
@@ -133,10 +132,8 @@ function launch(name, replica) {
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
   // detached: each service in a session of its own, so Linux schedules it as a group of its own
   // (sched_autogroup: one group per session), as a container's cgroup does in a deployment. In this
-  // command's session the seven processes shared one group's CPU time, and the provider answers
-  // waited behind rewards' crediting: at the bench's target rate their p99 was under 50 ms in one
-  // run of seven that way, in four of seven this way (bench/postbacks-history.md, "Thirteenth
-  // round"). A terminal's Ctrl-C or hang-up now reaches only this process, which stops them. If
+  // command's session the seven processes would share one group's CPU time, and the provider
+  // answers would wait behind rewards' crediting. A terminal's Ctrl-C or hang-up now reaches only this process, which stops them. If
   // this process is killed outright (SIGKILL), each service sees its IPC channel close and stops
   // itself (startService, libs/platform/src/bootstrap/start-service.ts).
   const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });

@@ -1,12 +1,11 @@
 /**
  * How long the disk under Postgres' data answered nothing while it was asked: the second baseline
- * under the answer p99, beside lib/machine-stalls.mjs (bench/README.md, "Disk stalls").
+ * under the answer p99, beside lib/machine-stalls.mjs (bench/README.md).
  *
  * A provider is answered after its delivery's commit is durable, so every answer waits for a WAL
  * flush, and a flush waits for the disk. The idle-thread probe of machine-stalls.mjs cannot see a
- * disk that holds its writes: its thread needs no disk. On the twenty-eighth round's machine
- * (bench/postbacks-history.md) answer p99s of 111-371 ms came in rounds where that probe lost
- * nothing, while pgbench, beside it, saw single inserts of 0.2-1.2 s.
+ * disk that holds its writes: its thread needs no disk, so slow answers can come while that probe
+ * loses nothing and pgbench, beside it, sees single inserts take far longer than usual.
  *
  * A worker thread of the bench reads the device's line of /proc/diskstats every 5 ms: I/Os
  * completed (reads, writes, discards, flushes) and I/Os in flight. A stall is a stretch in which

@@ -1,9 +1,9 @@
 // A closed-loop HTTP/1.1 load generator over raw keep-alive sockets: each connection sends one GET,
 // waits for the whole answer, records the latency, sends the next. Written here instead of using
-// autocannon because on a two-core machine the load generator takes its CPU from the product it
-// measures: autocannon (a request object, events and an HDR histogram per request) cost 0.12-0.16
-// ms of CPU per request in bench/postbacks.bench.mjs (its own /proc accounting), about a seventh
-// of the whole machine; a request here is one prebuilt string written and one answer parsed.
+// autocannon because on a host with few cores the load generator takes its CPU from the product it
+// measures: autocannon builds a request object, events and an HDR histogram per request, several
+// times the CPU of a request here, which is one prebuilt string written and one answer parsed
+// (bench/postbacks.bench.mjs prints the generator's own CPU per request).
 // It speaks only what the benchmarks need: GET, answers with Content-Length or chunked bodies.
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';

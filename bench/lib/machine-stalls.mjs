@@ -1,11 +1,10 @@
 /**
  * How long the machine itself kept a thread from running: the baseline under the answer p99,
- * measured in the same run as the load (bench/README.md, "Machine stalls").
+ * measured in the same run as the load (bench/README.md).
  *
  * A worker thread of the bench sleeps 5 ms again and again and records how late each wake-up came.
- * It does no work of its own, so the kernel's scheduler runs it as soon as it may: on the 2-core
- * virtual machine of bench/postbacks-history.md, "Ninth round", it woke at most 9 ms late on an
- * idle machine, 49 ms beside eight busy loops and 182 ms beside sixty. A late wake-up is a thread
+ * It does no work of its own, so the kernel's scheduler runs it as soon as it may: on an idle host
+ * it wakes a few ms late, beside many busy loops far later. A late wake-up is a thread
  * that wanted to run and could not, whatever kept it (a long run queue, the host): the ingestion
  * service's threads, its Postgres backend's and the load generator's waited the same way.
  *
@@ -24,7 +23,7 @@ import { startProbeWorker } from './probe-worker.mjs';
 
 const SLEEP_MS = 5;
 const BEYOND_MS = 50;
-/** Wake-ups this late or later are listed one by one (twice the latest an idle machine of this kind showed, 9 ms). */
+/** Wake-ups this late or later are listed one by one (well above what an idle host shows). */
 const NOTED_MS = 20;
 
 const WORKER = `

@@ -1,15 +1,13 @@
 /**
  * When the kernel wrote back a lump of dirty page cache at once: the third baseline under the
- * open loop's slow answers, beside lib/disk-stalls.mjs and lib/machine-stalls.mjs (bench/README.md,
- * "Writeback bursts").
+ * open loop's slow answers, beside lib/disk-stalls.mjs and lib/machine-stalls.mjs (bench/README.md).
  *
  * Postgres 15 extends a table or an index by writing a page of zeros into the page cache, and
  * `backend_flush_after` (which the services set, docs/operations.md) covers only the data pages a
- * backend writes out of its buffers, not those. On the thirty-eighth round's machine
- * (bench/postbacks-history.md) 74 % of the data-file pages Postgres dirtied under the load came
- * from that extension, and the kernel, by default, writes pages dirty for 30 s all at once: 97-180
- * MB within 0.1-0.3 s under each of the open loop's episodes of 500 slow answers or more there,
- * while every answer waited on a WAL flush to the same disk. The disk probe saw no stall under
+ * backend writes out of its buffers, not those. Under the load most of the data-file pages
+ * Postgres dirties come from that extension, and the kernel, by default, writes pages dirty for
+ * 30 s all at once, tens of MB within a fraction of a second, while every answer waits on a WAL
+ * flush to the same disk. The disk probe saw no stall under
  * them (the disk kept completing writes, only slowly for the WAL), so it takes this probe to see
  * them.
  *

@@ -98,8 +98,8 @@ describe('request guards', () => {
       }
 
       // And it takes as long: without that verification it answers in under a third of the time. The
-      // fastest of five answers each, interleaved: a loaded machine slows some answers of either
-      // kind by several times (a median here once read 174 ms against 386), not every one of them.
+      // fastest of five answers each, interleaved: a busy host slows some answers of either kind by
+      // several times, not every one of them.
       const timed = async (email: string) => {
         const start = process.hrtime.bigint();
         await login(sys.client(), email, 'not the password');

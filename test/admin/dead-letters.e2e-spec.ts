@@ -1,5 +1,6 @@
 import amqplib from 'amqplib';
 import { DeadLettersResponse, UserRegistered } from '@esim/contracts';
+import { EventConsumer } from '@esim/platform';
 import { TEST_AMQP_URL, waitFor } from '@esim/testing';
 import { ledgerBalance, Redeemer, signUpRedeemer } from '../redemption/redemption-support';
 import { signUp, uniqueEmail } from '../support/accounts';
@@ -96,8 +97,10 @@ describe('dead letters', () => {
   });
 
   it('replays one after the cause is fixed: the bonus is credited once, however often it comes back', async () => {
-    const letter = (await deadLetters()).messages[0];
-    const userId = letter.payloadSummary.userId;
+    await breakBonuses();
+    const [userId] = await poisoned(1);
+    await fixBonuses();
+    const letter = (await deadLetters()).messages.find((m) => m.payloadSummary.userId === userId)!;
     const copy = await rawDeadLetter(letter.messageId);
     const res = await boss.client.post(`/api/admin/dead-letters/rewards/${letter.messageId}/replay`);
     expect(res.status).toBe(200);
@@ -106,9 +109,13 @@ describe('dead letters', () => {
     expect((await deadLetters()).messages.find((m) => m.messageId === letter.messageId)).toBeUndefined();
     expect((await boss.client.post(`/api/admin/dead-letters/rewards/${letter.messageId}/replay`)).status).toBe(404);
 
-    // The same event delivered yet again (a copy replayed twice) changes nothing: the inbox has it.
+    // The same event delivered yet again (a copy replayed twice) changes nothing: rewards' consumer
+    // reports it handled and skipped, because the inbox has it.
+    const stats = sys.apps.rewards!.get(EventConsumer).stats;
+    const before = { ...stats };
     await sendToRewards(copy);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Applied again (a broken inbox), it would never count as a duplicate, and the wait fails.
+    await waitFor(() => stats.duplicates === before.duplicates + 1, { what: "rewards' consumer to skip the copy as a duplicate" });
     expect(await ledgerBalance(sys, userId)).toBe(100);
     const [{ n }] = await sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM "${rewards()}".ledger_transfers t JOIN "${rewards()}".ledger_accounts a ON a.id = t.credit_account_id WHERE a.user_id = $1 AND t.kind = 'signup_bonus'`,
@@ -138,7 +145,21 @@ describe('dead letters', () => {
   });
 
   it('writes replays and discards to the audit trail', async () => {
-    const entries = (await boss.client.get('/api/admin/audit')).json().entries as Array<Record<string, any>>;
+    type Entry = Record<string, any>;
+    const audit = async () => (await boss.client.get('/api/admin/audit')).json().entries as Entry[];
+    const earlier = new Set((await audit()).map((e) => e.id));
+    await breakBonuses();
+    const [discarded, replayed] = await poisoned(2);
+    await fixBonuses();
+    const letters = (await deadLetters()).messages;
+    const idOf = (userId: string) => letters.find((m) => m.payloadSummary.userId === userId)!.messageId;
+    expect((await boss.client.delete(`/api/admin/dead-letters/rewards/${idOf(discarded)}`)).status).toBe(200);
+    expect((await boss.client.post(`/api/admin/dead-letters/rewards/${idOf(replayed)}/replay`)).status).toBe(200);
+    expect((await boss.client.post(`/api/admin/dead-letters/rewards/${idOf(replayed)}/replay`)).status).toBe(404);
+    expect((await boss.client.post('/api/admin/dead-letters/rewards/replay')).status).toBe(200);
+
+    // This test's own entries, newest first.
+    const entries = (await audit()).filter((e) => !earlier.has(e.id));
     expect(entries.filter((e) => e.action === 'dead_letter_replayed').map((e) => e.outcome)).toEqual(['failed', 'succeeded']);
     expect(entries.find((e) => e.action === 'dead_letter_discarded' && e.outcome === 'succeeded')).toMatchObject({ actor: BOSS, details: { service: 'rewards' } });
     expect(entries.find((e) => e.action === 'dead_letters_replayed')).toMatchObject({ outcome: 'succeeded', outcomeMessage: expect.stringMatching(/replayed$/) });

@@ -7,6 +7,7 @@ import { confirmPurchase, createPayment, payWithVisa, serverStripe } from '../pu
 import { credit, DEMO_ICCID, expectLedgerSound, ledgerBalance, newEsim, redeem, Redeemer, signUpRedeemer, topUp, transfersOf } from '../redemption/redemption-support';
 import { uniqueEmail } from '../support/accounts';
 import type { HttpResponse } from '../support/http-client';
+import { waitForQuiet } from '../support/quiet';
 import type { System } from '../support/system';
 import { sql, startAdminSystem } from './admin-support';
 
@@ -65,10 +66,10 @@ describe('the operator queue', () => {
     }
   }
 
-  /** Mails to Ana from now on, once the queue of emails has had time to send anything extra. */
+  /** Mails to Ana from now on, once nothing that could send another is on its way. */
   async function mailsAfter(before: number, subject: RegExp): Promise<string[]> {
     await sys.mail.waitForMail(ana.email, { after: before, subject });
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitForQuiet(sys, 'every event and email on its way');
     return sys.mail.messages.slice(before).filter((m) => m.to.includes(ana.email.toLowerCase())).map((m) => m.subject);
   }
 

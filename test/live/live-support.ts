@@ -58,6 +58,8 @@ export class LiveStreamClient {
   headers: http.IncomingHttpHeaders = {};
   body = '';
   ended = false;
+  /** Heartbeat comments received so far. */
+  heartbeats = 0;
   private req!: http.ClientRequest;
   private buffered = '';
   private readonly waiters = new Set<() => void>();
@@ -104,6 +106,17 @@ export class LiveStreamClient {
     }
   }
 
+  /**
+   * Waits for the server's next heartbeat (a comment line, every LIVE_HEARTBEAT_MS) on this
+   * stream: whatever the server wrote to it before has arrived by then, since one connection keeps
+   * its order. So a test can assert that something was not pushed once it would have come.
+   */
+  async nextHeartbeat(timeoutMs = 10_000): Promise<void> {
+    const seen = this.heartbeats;
+    await waitFor(async () => this.heartbeats > seen || this.ended, { what: 'the next heartbeat on the stream', timeoutMs, intervalMs: 10 });
+    if (this.ended) throw new Error('the stream ended before its next heartbeat');
+  }
+
   /** Waits until the server ends the stream. */
   async closed(timeoutMs = 10_000): Promise<void> {
     await waitFor(async () => this.ended, { what: 'the server to end the stream', timeoutMs, intervalMs: 10 });
@@ -127,6 +140,7 @@ export class LiveStreamClient {
         else if (line.startsWith('data: ')) data.push(line.slice(6));
       }
       if (data.length > 0) this.messages.push({ event, data: JSON.parse(data.join('\n')) });
+      else if (block.startsWith(':')) this.heartbeats++;
     }
     this.wake();
   }

@@ -137,7 +137,18 @@ describe('a service under broker drops', () => {
       what: 'every event to be applied after the last restore',
     });
     expect({ exits, fatal: fatal.map((f) => f.split('\n')[0]) }).toEqual({ exits: [], fatal: [] });
-    await sleep(500); // let any late redelivery arrive
+    // Any late redelivery has arrived and been settled: the queue holds nothing ready and the
+    // consumer has settled every delivery it received, in two reads in a row.
+    let quietReads = 0;
+    await waitFor(
+      async () => {
+        const { messageCount } = await ch.checkQueue(`${ns.id}.drill.events`);
+        const s = await stats();
+        quietReads = messageCount === 0 && s.received === s.applied + s.duplicates + s.failed ? quietReads + 1 : 0;
+        return quietReads >= 2;
+      },
+      { what: 'the drill queue drained and every delivery settled', timeoutMs: 30_000 },
+    );
     const pings = await count(`SELECT count(*)::int AS c FROM ${effects} WHERE kind = 'ping'`);
     const pongs = await count(`SELECT count(*)::int AS c FROM ${effects} WHERE kind = 'pong'`);
     const duplicates = await count(`SELECT count(*)::int AS c FROM (SELECT kind, n FROM ${effects} GROUP BY kind, n HAVING count(*) > 1) d`);

@@ -94,7 +94,7 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
 
 /**
  * scripts/start-all.mjs runs each service in a session of its own (so that Linux schedules it as a
- * group of its own, as a container's cgroup does; bench/postbacks-history.md, "Thirteenth round").
+ * group of its own, as a container's cgroup does).
  * A terminal's Ctrl-C or hang-up then reaches start-all alone, and start-all must stop them: a
  * closed terminal that left seven services running would hold the ports of the next `npm start`.
  * Killed outright, start-all runs no code: each service then stops itself when its IPC channel to

@@ -20,7 +20,7 @@ export interface AxeViolation {
  */
 export async function wcagViolations(page: Page): Promise<AxeViolation[]> {
   // Colours are judged as painted: a dialog that is still fading in (ui.css, `rise-in`) has text
-  // below its final contrast, and on a loaded machine axe could run before the 180 ms were over.
+  // below its final contrast, and on a busy host axe could run before the 180 ms were over.
   // Endless animations (spinners) never finish and do not change colours: they are not waited for.
   await page.evaluate(() => {
     type Running = { effect: { getComputedTiming(): { endTime?: number } } | null; finished: Promise<unknown> };

@@ -94,22 +94,10 @@ export const BoltIcon = (p: IconProps) => (
     <path d="M13 2 4 14h7l-1 8 9-12h-7z" />
   </svg>
 );
-export const RocketIcon = (p: IconProps) => (
-  <svg {...base(p)}>
-    <path d="M5 15c-1.5 1.5-2 5-2 5s3.5-.5 5-2M9 15l-3-3c1-4 4.5-8.5 12-9 0 7.5-5 11-9 12z" />
-    <circle cx="14.5" cy="9.5" r="1.5" />
-  </svg>
-);
 export const ShieldIcon = (p: IconProps) => (
   <svg {...base(p)}>
     <path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6z" />
     <path d="m9 12 2 2 4-4" />
-  </svg>
-);
-export const BellIcon = (p: IconProps) => (
-  <svg {...base(p)}>
-    <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" />
-    <path d="M10 21h4" />
   </svg>
 );
 export const TrashIcon = (p: IconProps) => (
@@ -159,12 +147,6 @@ export const MailIcon = (p: IconProps) => (
   <svg {...base(p)}>
     <rect x="3" y="5" width="18" height="14" rx="2" />
     <path d="m3 7 9 6 9-6" />
-  </svg>
-);
-export const CompassIcon = (p: IconProps) => (
-  <svg {...base(p)}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="m15.5 8.5-2 5-5 2 2-5z" />
   </svg>
 );
 export const AlertIcon = (p: IconProps) => (

@@ -3,3 +3,4 @@ export * from './mail-server';
 export * from './namespace';
 export * from './service-under-test';
 export * from './tcp-proxy';
+export * from './seeded-order';

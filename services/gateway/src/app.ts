@@ -35,7 +35,7 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
   // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
-  if (config.USER_VIEW_FAST_PATH) UserViewFastPath.install(app, config);
+  UserViewFastPath.install(app, config);
   // Provider callbacks forwarded before Express when tracing is off (webhooks-proxy.ts); the mount above serves the traced case.
   installWebhooksProxyInFront(app, webhooks);
 }

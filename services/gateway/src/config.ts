@@ -43,7 +43,6 @@ export const gatewayConfigSchema = platformConfigSchema
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),
     CAPTCHA_TIMEOUT_MS: envInt(5000, 100).describe('How long to wait for siteverify.'),
     USER_VIEW_MAX_AGE_SECONDS: envInt(3600, 1).describe('The live user view (the read model GET /api/user answers from) is rebuilt from the owning services at least this often, whatever events arrive.'),
-    USER_VIEW_FAST_PATH: envBoolean(true).describe('Answer GET /api/user for a valid session with a fresh view in front of Express (same answer, a fraction of the cost); off: every request takes the usual middleware chain.'),
     LIVE_HEARTBEAT_MS: envInt(15000, 50).describe('How often each live stream (GET /api/events) gets a keep-alive comment and its session is checked (a stream of an expired session ends then).'),
     LIVE_STREAMS_PER_USER: envInt(16, 1).describe('Live streams one user may hold open on one gateway replica (one per open page).'),
     LIVE_STREAMS_PER_ADDRESS: envInt(64, 1).describe('Live streams one client network (an IPv4 address, or an IPv6 /64) may hold open on one gateway replica, whichever accounts hold them.'),

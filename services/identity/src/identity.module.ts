@@ -8,7 +8,6 @@ import { AuditTrail } from './admin/audit-trail';
 import { AdminUsersRpcHandler } from './admin-users/admin-users.rpc-handler';
 import { UserSearch } from './admin-users/user-search';
 import { IsAdminRpcHandler } from './admin/is-admin.rpc-handler';
-import { ListUsersRpcHandler } from './admin/list-users.rpc-handler';
 import { LocalAdminAuthority } from './admin/local-admin.authority';
 import { AuditLog } from './audit/audit-log';
 import { PasswordHasher } from './credentials/password-hasher';
@@ -25,7 +24,7 @@ import { RegisterRpcHandler } from './registration/register.rpc-handler';
 import { ResendVerificationRpcHandler } from './registration/resend-verification.rpc-handler';
 import { VerificationCodes } from './registration/verification-codes';
 import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
-import { GetUserRpcHandler } from './users/get-user.rpc-handler';
+import { GetVersionedUserRpcHandler } from './users/get-versioned-user.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
 
@@ -48,7 +47,7 @@ export class IdentityModule {
         RegisterRpcHandler,
         VerifyEmailRpcHandler,
         ResendVerificationRpcHandler,
-        GetUserRpcHandler,
+        GetVersionedUserRpcHandler,
         GetRecipientRpcHandler,
         LoginRpcHandler,
         ForgotPasswordRpcHandler,
@@ -58,8 +57,7 @@ export class IdentityModule {
         UpdateSettingsRpcHandler,
         DeleteAccountRpcHandler,
         IsAdminRpcHandler,
-        ListUsersRpcHandler,
-        AdminUsersRpcHandler,
+            AdminUsersRpcHandler,
         AuditRpcHandler,
       ],
       providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],

@@ -90,7 +90,7 @@ export const AccountDeleted = defineEvent(
 /**
  * What identity shows of the account changed: name, phone, email, settings, language or the admin
  * flag (a new password changes none of it, but is announced alike). Carries the whole account as
- * `get-user` answers it and the row's `version`, which every change of the row raises under the
+ * `get-versioned-user` answers it and the row's `version`, which every change of the row raises under the
  * row's lock: a higher version is always a later account. The gateway's user view consumes it.
  */
 export const ProfileChanged = defineEvent(

@@ -53,9 +53,7 @@ export const IdentityRpc = {
     z.object({ user: identityUserSchema }),
   ),
   resendVerification: defineRpc('identity', 'resend-verification', z.object({ email: emailSchema, locale: localeSchema }), z.object({ email: z.string() })),
-  /** The acting user's account (meta.userId). */
-  getUser: defineRpc('identity', 'get-user', z.object({}), identityUserSchema),
-  /** The acting user's account with the row's version (ProfileChanged's), for the gateway's user view. */
+  /** The acting user's account (meta.userId) with the row's version (ProfileChanged's), for the gateway's user view. */
   getVersionedUser: defineRpc('identity', 'get-versioned-user', z.object({}), z.object({ user: identityUserSchema, version: z.number().int().positive() })),
   /** Answers 401 'Invalid email or password' alike for an unknown email and a wrong password. */
   login: defineRpc('identity', 'login', z.object({ email: loginEmailSchema, password: loginPasswordSchema }), z.object({ user: identityUserSchema })),
@@ -76,11 +74,4 @@ export const IdentityRpc = {
   deleteAccount: defineRpc('identity', 'delete-account', z.object({}), z.object({ userId: z.string().uuid() })),
   /** Whether the acting user (meta.userId) is an admin; false for a visitor or a deleted account. */
   isAdmin: defineRpc('identity', 'is-admin', z.object({}), z.object({ isAdmin: z.boolean() })),
-  /** Live accounts, oldest first, for the admin user table; 403 unless the acting user is an admin. */
-  listUsers: defineAdminRpc(
-    'identity',
-    'list-users',
-    z.object({ limit: z.number().int().min(1).max(1000), offset: z.number().int().min(0) }),
-    z.object({ users: z.array(z.object({ id: z.string().uuid(), name: z.string(), email: z.string(), isAdmin: z.boolean(), createdAt: z.string() })) }),
-  ),
 } as const;

@@ -32,7 +32,7 @@ export const MAX_POSTBACKS_PER_EVENT = 500;
  *
  * Why one event for many: in a burst of postbacks (bench/postbacks.bench.mjs) an event per
  * delivery cost an outbox row, its update once published, an envelope to build, send, parse and
- * check, and an inbox row, each time (bench/postbacks-history.md, "Fifth round").
+ * check, and an inbox row, each time.
  */
 export const OfferwallPostbacksAccepted = defineEvent(
   'webhooks',

@@ -72,9 +72,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 const PRUNE_BATCH = 1000;
 /**
  * The oldest published rows past the retention, found through `outbox_events_published`
- * (OutboxPublishedIndex1732060800003): without that index every prune read the whole table, 0.25
- * s for the ingestion service's 90,000 rows on the bench machine, every ten minutes, whether or
- * not a row was old enough.
+ * (OutboxPublishedIndex1732060800003): without that index every prune read the whole table, every
+ * ten minutes, whether or not a row was old enough.
  */
 const PRUNE_SOME = `DELETE FROM outbox_events WHERE id IN (
   SELECT id FROM outbox_events WHERE published_at < now() - make_interval(hours => $1) ORDER BY published_at LIMIT $2)`;

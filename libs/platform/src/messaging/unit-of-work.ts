@@ -26,8 +26,8 @@ export class Tx {
  * A new event's id: a UUIDv7, time-ordered, so the outbox's and the consumers' inbox indexes on it
  * take each new id at their right edge instead of on a random page. With random (v4) ids, writing a
  * batch of postbacks dirtied a page per event in each of those indexes, and after every checkpoint
- * each such page went whole into the WAL: about 20 KB of WAL per accepted postback (EXPLAIN
- * (ANALYZE, WAL) of the ingestion's batch statement, bench/postbacks-history.md, "Third round").
+ * each such page went whole into the WAL (EXPLAIN (ANALYZE, WAL) of the ingestion's batch
+ * statement shows it).
  */
 export const eventId = (): string => uuidv7();
 

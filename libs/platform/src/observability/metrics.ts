@@ -54,10 +54,9 @@ function processMetrics(): Registry {
   if (!processDefaults) {
     processDefaults = new Registry();
     // The event-loop monitor samples every 100 ms, not prom-client's default 10 ms: each sample is
-    // a timer that wakes the process. With 10 ms, these defaults alone cost an idle process 10-11
-    // ms of CPU a second, with 100 ms 3 ms (bench/postbacks-history.md, "Sixteenth round"); seven
-    // services idled on 4 % of a 2-core machine. A stall of 100 ms or more still always delays a
-    // sample.
+    // a timer that wakes the process, and at 10 ms these defaults alone are most of what an idle
+    // service costs (bench/idle.bench.mjs measures it). A stall of 100 ms or more still always
+    // delays a sample.
     collectDefaultMetrics({ register: processDefaults, eventLoopMonitoringPrecision: 100 });
   }
   return processDefaults;

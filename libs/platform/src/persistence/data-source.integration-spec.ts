@@ -96,8 +96,7 @@ describe('a first start on a new database', () => {
 /**
  * A service's pool after a quiet spell keeps DB_POOL_MIN connections and closes the others. A
  * burst after the spell then starts on warm connections: a new one is a new Postgres backend,
- * opened and then loading its catalog caches, about 9 ms before its first statement is done
- * (bench/postbacks-history.md, "Thirtieth round").
+ * opened and then loading its catalog caches before its first statement is done.
  */
 describe('a pool after a quiet spell', () => {
   let ds: DataSource | undefined;
@@ -127,7 +126,7 @@ describe('a pool after a quiet spell', () => {
       poolIdleMs: 200,
     });
     // Five statements at once open all five. They wait on a lock the gate holds, so all five are
-    // counted while still busy: counted after they had finished, on a loaded machine (CI) the idle
+    // counted while still busy: counted after they had finished, on a busy CI host the idle
     // timeout had already closed some of them before the count was taken.
     gate = new Client({ connectionString: url });
     await gate.connect();
@@ -150,10 +149,8 @@ describe('a pool after a quiet spell', () => {
 
 /**
  * DB_BACKEND_FLUSH_AFTER_KB: a service's backends ask the kernel to write their data pages out as
- * they go, rather than leave them to its writeback. Without it, on the thirty-seventh round's
- * machine, every 30 s step at the target rate had a run of answers 86-170 ms late with the cores
- * idler than usual and the kernel's workers busier; with it, one step of eight
- * (bench/postbacks-history.md, "Thirty-seventh round").
+ * they go, rather than leave them to its writeback, which otherwise arrives all at once and holds
+ * the WAL flushes every answer waits for.
  */
 describe('connections that write their pages out as they go', () => {
   const { schema, opened } = freshSchema('flush');

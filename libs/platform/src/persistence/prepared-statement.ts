@@ -6,9 +6,8 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
  * A statement Postgres parses and plans once per connection instead of at every call: a named
  * prepared statement of node-postgres (`client.query({ name, text, values })`), which TypeORM's
  * `query()` cannot send. For the statements run per batch of events or postbacks: under
- * bench/postbacks.bench.mjs, Postgres spent about a quarter of its time parsing, rewriting and
- * planning (perf), most of it on the same few statements with new values
- * (bench/postbacks-history.md, "Third round").
+ * bench/postbacks.bench.mjs, a large share of Postgres' time went to parsing, rewriting and
+ * planning the same few statements with new values.
  *
  * Postgres plans the first five executions for their values, then keeps a generic plan when it is
  * no worse; it replans by itself after DDL on the tables involved. The name comes from the text,

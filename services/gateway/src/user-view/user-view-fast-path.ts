@@ -27,7 +27,7 @@ interface StoredSession {
  * same body, status and headers (security headers, no-store, correlation id, the rolling session
  * cookie, ETag, Vary), the session's idle time renewed in Redis, the request timed and logged —
  * at a fraction of the cost: two Redis round trips and no middleware chain
- * (docs/live-view.md, "Performance", has the profile that led here).
+ * (docs/live-view.md, "Performance", says why).
  *
  * Anything else — no or a badly signed cookie, an unknown or malformed session, a session past
  * its absolute lifetime, a secure cookie on a plain connection, a missing or stale view, a
@@ -60,7 +60,7 @@ export class UserViewFastPath {
   static install(app: INestApplication, config: GatewayConfig): void {
     const server = app.getHttpServer() as Server;
     // A connection of its own that batches the commands of concurrent requests into one write:
-    // in the profile, a socket write per Redis command was a third of this path's time.
+    // a socket write per Redis command would be a large share of this path's time.
     const redis = app.get<Redis>(REDIS).duplicate({ enableAutoPipelining: true });
     server.once('close', () => void redis.quit().catch(() => redis.disconnect()));
     const fast = new UserViewFastPath(redis, app.get(UserViewCache), config, app.get(PlatformMetrics, { strict: false }));

@@ -15,7 +15,7 @@ import {
   UserRegistered,
 } from '@esim/contracts';
 import { AmqpConnection, DeadLetters } from '@esim/platform';
-import { asUser, TEST_AMQP_URL, waitFor } from '@esim/testing';
+import { asUser, shuffled, TEST_AMQP_URL, waitFor } from '@esim/testing';
 import { EVENT_BATCH } from '../../../../libs/platform/src/messaging/event-batch';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
@@ -105,11 +105,11 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
 
   it('announces a batch of credits once per user and wall, with how many tasks and their points, and nothing when it is replayed', async () => {
     const [ana, ben] = await Promise.all([rewards.registerUser(), rewards.registerUser()]);
-    const credits = [
+    const credits = shuffled([
       ...Array.from({ length: 6 }, (_, i) => accepted(ana, { provider: 'cpx', points: 10 + i })),
       ...Array.from({ length: 4 }, () => accepted(ana, { provider: 'bitlabs', points: 100 })),
       ...Array.from({ length: 3 }, () => accepted(ben, { provider: 'cpx', points: 7 })),
-    ].sort(() => Math.random() - 0.5);
+    ]);
     const envelopeOf = (payload: AcceptedEvent): EventEnvelope => ({
       id: randomUUID(),
       type: OfferwallPostbacksAccepted.routingKey,

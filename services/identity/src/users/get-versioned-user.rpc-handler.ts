@@ -1,19 +1,13 @@
 import { Controller } from '@nestjs/common';
-import { IdentityRpc, IdentityUser, RpcMeta, RpcResponse } from '@esim/contracts';
+import { IdentityRpc, RpcMeta, RpcResponse } from '@esim/contracts';
 import { actingUserId, RpcHandler } from '@esim/platform';
 import { toIdentityUser, Users } from './users';
 
-/** The acting user's own account. */
+/** The acting user's own account with the row's version (ProfileChanged's), for the gateway's user view. */
 @Controller()
-export class GetUserRpcHandler {
+export class GetVersionedUserRpcHandler {
   constructor(private readonly users: Users) {}
 
-  @RpcHandler(IdentityRpc.getUser)
-  async getUser(_data: unknown, meta: RpcMeta): Promise<IdentityUser> {
-    return toIdentityUser(await this.users.require(actingUserId(meta)));
-  }
-
-  /** The same with the row's version (ProfileChanged's), for the gateway's user view. */
   @RpcHandler(IdentityRpc.getVersionedUser)
   async getVersionedUser(_data: unknown, meta: RpcMeta): Promise<RpcResponse<typeof IdentityRpc.getVersionedUser>> {
     const user = await this.users.require(actingUserId(meta));
