@@ -11,8 +11,8 @@ export const webhooksConfigSchema = platformConfigSchema
   .extend({
   // Its answers wait for a statement, and a wall's batch often follows a quiet spell: the two
   // statements in flight (postback-ingestion.service.ts) and the outbox relay keep their
-  // connections. With none kept, the service opened two at every burst after 10 s of quiet, each
-  // about 9 ms before its first answer (bench/postbacks-history.md, "Thirtieth round").
+  // connections. With none kept, the service would open two at every burst after a quiet spell,
+  // each delaying its first answer by a connection's set-up.
   DB_POOL_MIN: envInt(3, 0).describe(
     "Connections the pool keeps open however long they sit unused (at most DB_POOL_SIZE): the two batch statements in flight and the outbox relay's, so a wall's burst after a quiet spell is answered on warm connections.",
   ),

@@ -217,8 +217,7 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
   });
 
   // The platform's DB_BACKEND_FLUSH_AFTER_KB reaches the service as started: the answers wait on
-  // their commit's WAL flush, which the kernel's writeback of data pages held back
-  // (bench/postbacks-history.md, "Thirty-seventh round").
+  // their commit's WAL flush, which the kernel's writeback of data pages would otherwise hold back.
   it('writes its data pages out as it goes, on every connection of its pool', async () => {
     const seen = await Promise.all(
       [1, 2, 3].map(() => wh.db.query("SELECT current_setting('backend_flush_after') AS v, pg_backend_pid() AS pid, pg_sleep(0.05)")),
