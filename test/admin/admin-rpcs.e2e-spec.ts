@@ -53,7 +53,6 @@ describe('admin-only RPCs, called past the gateway', () => {
     'identity.admin-search-users': { sort: 'createdAt', order: 'asc', limit: 10 },
     'identity.admin-get-users': { userIds: [mallory.id, boss.id] },
     'identity.admin-search-user-ids': { q: 'mallory' },
-    'identity.list-users': { limit: 10, offset: 0 },
     'identity.audit-record': { id: randomUUID(), action: 'made_up_action', targetType: 'user', targetId: mallory.id },
     'identity.audit-list': { limit: 10 },
     'rewards.admin-rank-by-points': { order: 'desc', limit: 10 },

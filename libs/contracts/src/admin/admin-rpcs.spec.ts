@@ -7,7 +7,7 @@ describe('admin-only RPCs', () => {
   it('declares every admin read and action `admin: true`, so the answering service checks the caller itself', () => {
     // By name: every `admin-…` RPC; and the admin calls named otherwise.
     const adminByName = answered.filter((d) => /\.admin-/.test(d.pattern)).map((d) => d.pattern);
-    const alsoAdmin = ['esim.grant-gift', 'esim.get-gift-totals', 'esim.get-gift-summaries', 'rewards.get-balances', 'identity.list-users', 'identity.audit-record', 'identity.audit-list'];
+    const alsoAdmin = ['esim.grant-gift', 'esim.get-gift-totals', 'esim.get-gift-summaries', 'rewards.get-balances', 'identity.audit-record', 'identity.audit-list'];
     const declared = answered.filter((d) => d.admin).map((d) => d.pattern);
     expect(declared.sort()).toEqual([...adminByName, ...alsoAdmin].sort());
   });

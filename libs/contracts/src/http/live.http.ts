@@ -40,7 +40,7 @@ export const LiveRoutes = {
   events: defineRoute({
     method: 'GET',
     path: '/api/events',
-    reasons: ['csrf_origin', 'too_many_streams'],
+    reasons: ['csrf_origin', 'too_many_streams', 'too_many_streams_from_address', 'too_many_streams_on_server'],
     tag: 'Account',
     auth: 'session',
     summary: "The signed-in user's live stream (server-sent events)",
@@ -49,6 +49,6 @@ export const LiveRoutes = {
       'An `end` event closes the stream when the session ends (sign-out in any tab, expiry).',
     response: z.string().describe('text/event-stream: `event: user` (data: { user, happened }), `event: end` (data: { reason }), `: ping` comments'),
     responseType: 'text/event-stream',
-    errors: { 403: 'The page asking is on another origin.', 429: 'Too many open streams for this user.' },
+    errors: { 403: 'The page asking is on another origin.', 429: 'Too many open streams for this user, from this client network, or on this gateway.' },
   }),
 };

@@ -171,13 +171,13 @@ export const PurchaseRoutes = {
   createPayment: defineRoute({
     method: 'POST',
     path: '/api/create-esim-payment',
-    reasons: ['payment_provider_unavailable'],
+    reasons: ['payment_provider_unavailable', 'too_many_attempts'],
     tag: 'Purchases',
     auth: 'session',
     summary: 'Create the card payment of a prepaid plan (the price comes from the catalogue)',
     body: createEsimPaymentRequestSchema,
     response: createEsimPaymentResponseSchema,
-    errors: { 502: 'Stripe could not be reached.' },
+    errors: { 429: 'Too many payments started by this account or from this client network: try again after Retry-After.', 502: 'Stripe could not be reached.' },
   }),
   confirmPurchase: defineRoute({
     method: 'POST',

@@ -162,7 +162,7 @@ export const RedemptionRoutes = {
   redeemPoints: defineRoute({
     method: 'POST',
     path: '/api/redeem-points',
-    reasons: ['captcha_required', 'insufficient_points', 'account_closed', 'idempotency_key_reused', 'provider_refused'],
+    reasons: ['captcha_required', 'insufficient_points', 'account_closed', 'idempotency_key_reused', 'provider_refused', 'too_many_attempts'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'Spend points on a new eSIM or a top-up',
@@ -175,7 +175,7 @@ export const RedemptionRoutes = {
   claimGift: defineRoute({
     method: 'POST',
     path: '/api/gift-data',
-    reasons: ['captcha_required', 'no_covering_gift', 'idempotency_key_reused', 'provider_refused'],
+    reasons: ['captcha_required', 'no_covering_gift', 'idempotency_key_reused', 'provider_refused', 'too_many_attempts'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'Claim an admin data gift as a new eSIM or a top-up',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
+import { defineRpc } from '../rpc/rpc-definition';
 import {
   emailSchema, localeSchema, loginEmailSchema, loginPasswordSchema, nameSchema, passwordSchema, resetTokenSchema, verificationCodeSchema,
 } from '../http/auth.http';
