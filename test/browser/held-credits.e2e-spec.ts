@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { DataSource } from 'typeorm';
 import { AcceptedPostback, OfferwallPostbacksAccepted, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { UnitOfWork } from '@esim/platform';
 import { waitFor } from '@esim/testing';
