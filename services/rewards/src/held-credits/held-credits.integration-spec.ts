@@ -8,7 +8,10 @@ import {
   SIGNUP_BONUS_POINTS,
   TaskReversed,
 } from '@esim/contracts';
+import { UnitOfWork } from '@esim/platform';
 import { asUser, waitFor } from '@esim/testing';
+import { BalanceAnnouncements } from '../ledger/balance-announcements';
+import { Ledger } from '../ledger/ledger';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
@@ -188,6 +191,39 @@ describe('held credits', () => {
     await deliver(reversalOf(held));
     expect(await balance(userId)).toMatchObject({ points: SIGNUP_BONUS_POINTS, pendingPoints: 0 });
     expect(await releasesOf('bitlabs', held.transactionId)).toBe(1);
+  });
+
+  it('a reversal racing the release of the same due credit: one order or the other, never a debt or a double effect', async () => {
+    const userId = await rewards.registerUser();
+    const ledger = rewards.app.get(Ledger);
+    const balances = rewards.app.get(BalanceAnnouncements);
+    const uow = rewards.app.get(UnitOfWork);
+    const [{ id: accountId }] = await rewards.db.query('SELECT id FROM ledger_accounts WHERE user_id = $1', [userId]);
+    for (let i = 0; i < 15; i++) {
+      // Due already: the release job may take it too, a third party to the race.
+      const [{ transfer: credit }] = await uow.run((tx) =>
+        ledger.creditMany(tx.manager, 'offerwall_credit', 'offerwalls', [{ accountId, amount: 700, reference: `cpx:race-${randomUUID()}`, heldUntil: new Date(Date.now() - 1000) }]),
+      );
+      await Promise.all([
+        uow.run(async (tx) => {
+          await balances.lock(tx.manager, [userId]);
+          await ledger.releaseDue(tx.manager, [accountId], 10);
+        }),
+        uow.run(async (tx) => {
+          await balances.lock(tx.manager, [userId]);
+          await ledger.reverseCredit(tx.manager, credit);
+        }),
+      ]);
+      const [{ released, held_layer }] = await rewards.db.query(
+        `SELECT (SELECT count(*)::int FROM ledger_transfers WHERE kind = 'hold_release' AND reference = $1::text) AS released,
+                EXISTS (SELECT 1 FROM ledger_entries e JOIN ledger_transfers r ON r.id = e.transfer_id WHERE r.linked_id = $1::uuid AND e.layer = 'held') AS held_layer`,
+        [credit.id],
+      );
+      // Released first: the reversal took spendable points back; reversed first: it cancelled the held ones and nothing was released.
+      expect({ released, held_layer }).toEqual(released === 1 ? { released: 1, held_layer: false } : { released: 0, held_layer: true });
+      expect(await rewards.app.get(Ledger).balance(rewards.db.manager, userId)).toMatchObject({ available: SIGNUP_BONUS_POINTS });
+      expect(await rewards.app.get(Ledger).held(rewards.db.manager, userId)).toBe(0);
+    }
   });
 
   it('the database refuses a release that is early or of a reversed credit', async () => {
