@@ -46,6 +46,8 @@ describe('sign up, verify, see the 100 MB bonus', () => {
       name: 'Maria',
       emailVerified: true,
       points: 100,
+      pendingPoints: 0,
+      pendingReleases: [],
       dataGiftedGB: 0,
       iccid: null,
       planTierLastChosen: null,

@@ -148,7 +148,7 @@ describe('the live user view', () => {
       expect(calls.mock.calls.map(([def]) => def.pattern).sort()).toEqual(
         [EsimRpc.getVersionedGiftSummary, IdentityRpc.getVersionedUser, RewardsRpc.getVersionedBalance].map((d) => d.pattern).sort(),
       );
-      expect(await stored(ana.id)).toMatchObject({ 'points.v': expect.any(String), 'identity.v': expect.any(String), 'gifts.v': '0' });
+      expect(await stored(ana.id)).toMatchObject({ 'balance.v': expect.any(String), 'identity.v': expect.any(String), 'gifts.v': '0' });
 
       // The user's own write: the very next read shows it, whatever the event is doing meanwhile.
       calls.mockClear();
@@ -186,7 +186,7 @@ describe('the live user view', () => {
       expect((await anaClient.patch('/api/user/settings', { dataAlerts: !settings.dataAlerts })).status).toBe(200);
       await viewSettled(sys);
       const view = await stored(ana.id);
-      const v = { points: Number(view['points.v']), identity: Number(view['identity.v']) };
+      const v = { points: Number(view['balance.v']), identity: Number(view['identity.v']) };
       const identity = JSON.parse(view.identity);
 
       const newer = await publishEvent(sys, BalanceChanged, { userId: ana.id, points: 5000, version: v.points + 10, changedAt: new Date().toISOString() });

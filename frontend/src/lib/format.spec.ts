@@ -9,7 +9,7 @@ import {
   prerenderedFormatsScript,
   takeFormatted,
 } from './format';
-import { redemptionProgress } from './points';
+import { pendingProgress, redemptionProgress } from './points';
 
 describe('display helpers', () => {
   it('shows prices as cents / 100 with two decimals', () => {
@@ -23,6 +23,14 @@ describe('display helpers', () => {
     expect(redemptionProgress(1000)).toEqual({ percent: 100, remaining: 0, ready: true });
     expect(redemptionProgress(4200)).toEqual({ percent: 100, remaining: 0, ready: true });
     expect(redemptionProgress(-50).percent).toBe(0);
+  });
+
+  it('draws held points after the spendable ones, never past the threshold, and from zero under a negative balance', () => {
+    expect(pendingProgress(300, 0)).toBe(0);
+    expect(pendingProgress(300, 500)).toBe(50);
+    expect(pendingProgress(300, 5000)).toBe(70);
+    expect(pendingProgress(1200, 800)).toBe(0);
+    expect(pendingProgress(-300, 800)).toBe(80);
   });
 
   it('counts the first day as day 1', () => {

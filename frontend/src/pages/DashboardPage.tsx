@@ -6,7 +6,8 @@ import { useAuth } from '../auth/AuthProvider';
 import { AppNav } from '../components/AppNav';
 import { Brand } from '../components/Brand';
 import { countryName, formatDate, formatNumber, formatPrice, initials } from '../lib/format';
-import { redemptionProgress } from '../lib/points';
+import { pendingProgress, redemptionProgress } from '../lib/points';
+import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { BoltIcon, Button, ButtonLink, Card, CheckIcon, GiftIcon, LockIcon, ProgressBar, Select, TargetIcon } from '../ui';
 
@@ -20,8 +21,10 @@ export default function DashboardPage() {
       <header className="app-header">
         <div className="app-header__inner">
           <Brand to="/dashboard" />
-          <Link to="/profile" className="avatar-button" aria-label={t('dashboard.profileButton')}>
-            <span aria-hidden="true">{initials(user.name)}</span>
+          {/* The name contains the initials it shows (WCAG 2.5.3, label in name), then what the link does. */}
+          <Link to="/profile" className="avatar-button">
+            <span>{initials(user.name)}</span>
+            <span className="visually-hidden"> {t('dashboard.profileButton')}</span>
           </Link>
         </div>
       </header>
@@ -31,6 +34,7 @@ export default function DashboardPage() {
           <p className="muted">{t('dashboard.subtitle')}</p>
         </div>
         <InstantBanner />
+        <NegativeBalanceNote user={user} />
         <ProgressCard user={user} />
         <GiftedCard user={user} />
         <PlansSection />
@@ -62,6 +66,7 @@ function ProgressCard({ user }: { user: UserView }) {
   const n = (value: number) => formatNumber(value, i18n.language);
   const { percent, remaining, ready } = redemptionProgress(user.points);
   const shownPercent = Math.floor(percent);
+  const percentText = t('dashboard.progress.percent', { percent: n(shownPercent) });
   return (
     <Card tone="brand" className="progress-card" aria-labelledby="progress-title">
       <div className="row row--between">
@@ -80,13 +85,15 @@ function ProgressCard({ user }: { user: UserView }) {
       </p>
       <ProgressBar
         value={percent}
+        pending={pendingProgress(user.points, user.pendingPoints)}
         label={t('dashboard.progress.barLabel', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
-        valueText={t('dashboard.progress.percent', { percent: n(shownPercent) })}
+        valueText={user.pendingPoints > 0 ? t('held.barValue', { percent: n(shownPercent), mb: n(user.pendingPoints) }) : percentText}
       />
       <div className="row row--between small">
-        <span>{t('dashboard.progress.percent', { percent: n(shownPercent) })}</span>
+        <span>{percentText}</span>
         <span>{ready ? t('dashboard.progress.ready') : t('dashboard.progress.remaining', { mb: n(remaining) })}</span>
       </div>
+      <HeldPoints user={user} />
       <div className="stack stack--sm">
         <Button variant="inverse" size="lg" block icon={<TargetIcon size={20} />} onClick={() => navigate('/task')}>
           {t('dashboard.startMission')}

@@ -2,10 +2,12 @@ import { useMemo, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { OfferwallId, TaskType } from '@esim/contracts';
+import { useAuth } from '../auth/AuthProvider';
 import { formatDate, formatNumber } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { ButtonLink, Card, ClockIcon, EmptyState, GiftIcon, PageHeader, SparkIcon, Spinner, TargetIcon } from '../ui';
 import { dayLabel, groupTasksByDay, taskTotals, type TaskRecord } from './earning/history';
+import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { HistoryNav } from './earning/HistoryNav';
 import { GamepadIcon, PlayIcon } from '../ui/icons';
 import { LoadError } from './earning/LoadError';
@@ -28,6 +30,7 @@ const TYPE_ICONS: Record<TaskType, ReactNode> = {
  */
 export default function HistoryPage() {
   const { t } = useTranslation();
+  const { user } = useAuth();
   useDocumentTitle(t('earning.history.title'));
   const tasks = useQuery<TaskRecord[]>({ queryKey: TASKS_QUERY_KEY });
   const list = useMemo(() => (Array.isArray(tasks.data) ? tasks.data : []), [tasks.data]);
@@ -54,6 +57,12 @@ export default function HistoryPage() {
       <main id="main" className="page page--with-nav earning">
         <PageHeader title={t('earning.history.title')} subtitle={t('earning.history.subtitle')} back={{ to: '/dashboard', label: t('common.back') }} />
         {tasks.isSuccess && <Totals {...totals} />}
+        {user && <NegativeBalanceNote user={user} />}
+        {user && user.pendingPoints > 0 && (
+          <Card>
+            <HeldPoints user={user} />
+          </Card>
+        )}
         <PointsStatement />
         <section className="stack" aria-labelledby="missions-title">
           <h2 id="missions-title" className="section-title">

@@ -6,7 +6,8 @@ import { REDEMPTION_THRESHOLD_POINTS, type UserView } from '@esim/contracts';
 import { USER_QUERY_KEY, useAuth } from '../auth/AuthProvider';
 import { AppNav } from '../components/AppNav';
 import { formatNumber } from '../lib/format';
-import { redemptionProgress } from '../lib/points';
+import { pendingProgress, redemptionProgress } from '../lib/points';
+import { HeldPoints } from './earning/HeldPoints';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { ArrowForwardIcon, ButtonLink, Card, CheckIcon, GiftIcon, PageHeader, ProgressBar } from '../ui';
 import { RefreshIcon } from '../ui/icons';
@@ -91,12 +92,24 @@ function PointsCard({ user }: { user: UserView }) {
             <dd>{t('common.mbValue', { value: n(remaining) })}</dd>
           </div>
         )}
+        {user.pendingPoints > 0 && (
+          <div>
+            <dt>{t('held.cardLabel')}</dt>
+            <dd data-testid="task-pending-points">{t('common.mbValue', { value: n(user.pendingPoints) })}</dd>
+          </div>
+        )}
       </dl>
       <ProgressBar
         value={percent}
+        pending={pendingProgress(user.points, user.pendingPoints)}
         label={t('dashboard.progress.barLabel', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
-        valueText={t('dashboard.progress.percent', { percent: n(Math.floor(percent)) })}
+        valueText={
+          user.pendingPoints > 0
+            ? t('held.barValue', { percent: n(Math.floor(percent)), mb: n(user.pendingPoints) })
+            : t('dashboard.progress.percent', { percent: n(Math.floor(percent)) })
+        }
       />
+      <HeldPoints user={user} />
       {ready ? (
         <div className="points-card__ready">
           <p className="points-card__ready-text">

@@ -5,6 +5,8 @@ import { PointsRank } from './admin-points/points-rank';
 import { PointsRankRpcHandler } from './admin-points/points-rank.rpc-handler';
 import { AdminStatsRpcHandler } from './admin-stats/admin-stats.rpc-handler';
 import { RewardsConfig } from './config';
+import { CreditHoldPolicy } from './held-credits/credit-hold.policy';
+import { HeldCreditReleases } from './held-credits/held-credit-releases';
 import { BalanceAnnouncements } from './ledger/balance-announcements';
 import { BalanceRpcHandler } from './ledger/balance.rpc-handler';
 import { Ledger } from './ledger/ledger';
@@ -12,6 +14,7 @@ import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions
 import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
 import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-redemption-own-lines';
+import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
 import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
@@ -45,6 +48,7 @@ export class RewardsModule {
             webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
             RewardsAdminConsole1734200000000,
             RedemptionOwnLines1736100000000,
+            OfferwallCreditDetails1736200000001,
           ],
         }),
       ],
@@ -56,6 +60,8 @@ export class RewardsModule {
         BalanceAnnouncements,
         Tasks,
         OfferwallCredits,
+        CreditHoldPolicy,
+        HeldCreditReleases,
         OfferwallPostbacksAcceptedEventHandler,
         Redemptions,
         PointsStatements,

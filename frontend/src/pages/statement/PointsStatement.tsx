@@ -96,10 +96,12 @@ function Entry({ entry }: { entry: StatementEntry }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const reference = statementReference(entry);
+  // Points that never reached the spendable balance (held, or cancelled while held) show what they were, muted.
+  const shownPoints = entry.kind === 'earned' && entry.points === 0 ? entry.amount : entry.kind === 'reversed' && entry.points === 0 ? -entry.amount : entry.points;
   const amountText =
-    entry.points === 0 && entry.amount > 0
+    entry.kind === 'spent' || (entry.points === 0 && shownPoints === 0 && entry.amount > 0)
       ? t('statement.settled', { points: n(entry.amount) })
-      : t('statement.points', { points: signedPoints(entry.points, n) });
+      : t('statement.points', { points: signedPoints(shownPoints, n) });
   const tone =
     entry.points > 0
       ? 'statement-entry__amount--plus'
@@ -124,6 +126,22 @@ function Entry({ entry }: { entry: StatementEntry }) {
                 : t('statement.transactionOnly', { id: reference.id }))}
             {reference.type === 'provider' && providerName(reference.provider)}
           </p>
+        )}
+        {entry.offerName && <p className="statement-entry__ref">{t('statement.offer', { name: entry.offerName })}</p>}
+        {entry.kind === 'earned' && entry.state === 'pending' && entry.availableAt && (
+          <p className="statement-entry__note">
+            {t('statement.availableOn', { date: formatDate(entry.availableAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) })}
+          </p>
+        )}
+        {entry.kind === 'reversed' && (
+          <>
+            {entry.reason && (
+              <p className="statement-entry__note">
+                {t('statement.reason', { provider: entry.provider ? providerName(entry.provider) : '', reason: entry.reason })}
+              </p>
+            )}
+            <p className="statement-entry__note">{entry.cancelledHeld ? t('statement.cancelledHeld') : t('statement.takenBack')}</p>
+          </>
         )}
       </div>
       <div className="statement-entry__side">

@@ -74,8 +74,12 @@ export const adminGiftRequestSchema = z.object({
  * released when given back); `spent` settles it (points 0: the reservation already took them;
  * `amount` says how many were spent); `released` gives them back. `earned` is reversed when the
  * wall took it back. The `points` of all entries sum to the balance.
+ *
+ * A held credit (docs/earning.md, "Held credits") is `earned` with points 0 and state pending
+ * until `availableAt`; its release is an `available` entry that adds the points. A reversal of a
+ * held credit takes nothing from the balance (points 0); `reason` is the wall's, where it sent one.
  */
-export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released'] as const;
+export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released', 'available'] as const;
 export const STATEMENT_STATES = ['pending', 'done', 'reversed', 'released'] as const;
 export const statementEntrySchema = z.object({
   id: z.string(),
@@ -89,6 +93,14 @@ export const statementEntrySchema = z.object({
   transactionId: z.string().nullable(),
   redemptionId: z.string().uuid().nullable(),
   occurredAt: z.string(),
+  /** A held credit (and its release): when its points become (or became) spendable. */
+  availableAt: z.string().nullable().optional(),
+  /** The offer's name, where the wall sent it. */
+  offerName: z.string().nullable().optional(),
+  /** A reversal: the wall's reason, where it sent one. */
+  reason: z.string().nullable().optional(),
+  /** A reversal: whether it cancelled held points (nothing left to pay back) rather than spendable ones. */
+  cancelledHeld: z.boolean().optional(),
 });
 export type StatementEntry = z.infer<typeof statementEntrySchema>;
 export const pointsStatementSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from '../catalogue/locales';
+import { heldPointsSchema } from '../rewards/held-credits';
 
 export const userSettingsSchema = z.object({
   emailNotifications: z.boolean(),
@@ -26,7 +27,11 @@ export const userViewSchema = z.object({
   email: z.string(),
   name: z.string(),
   emailVerified: z.boolean(),
+  /** Spendable points (the redemption threshold counts only these); below zero after a reversal of spent points. */
   points: z.number().int(),
+  /** Earned points still held (docs/earning.md, "Held credits"), and when the next ones become spendable. */
+  pendingPoints: heldPointsSchema.shape.pendingPoints,
+  pendingReleases: heldPointsSchema.shape.pendingReleases,
   dataGiftedGB: z.number().int(),
   iccid: z.string().nullable(),
   planTierLastChosen: z.string().nullable(),

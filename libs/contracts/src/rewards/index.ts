@@ -1,3 +1,4 @@
+export * from './held-credits';
 export * from './redemptions';
 export * from './rewards.events';
 export * from './rewards.rpc';

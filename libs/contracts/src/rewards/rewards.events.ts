@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
+import { heldPointsSchema } from './held-credits';
 import { OFFERWALL_IDS } from '../webhooks/offerwalls';
 import { REWARDS_REFUSALS } from '../webhooks/postbacks';
 
@@ -65,6 +66,9 @@ export const OfferwallPostbackRefused = defineEvent(
  * `points` was read, under a lock that makes the changes of one account take turns
  * (services/rewards/src/ledger/balance-announcements.ts): a higher version is always a later
  * balance, so a consumer keeps the highest it has seen and never moves backwards.
+ * `points` is what the user can spend; `pendingPoints` and `pendingReleases` are their held
+ * credits (a release of held points is a change too). Both are absent from events published
+ * before held credits existed: read as nothing held.
  */
 export const BalanceChanged = defineEvent(
   'rewards',
@@ -75,5 +79,7 @@ export const BalanceChanged = defineEvent(
     points: z.number().int(),
     version: z.number().int().nonnegative(),
     changedAt: z.string().datetime(),
+    pendingPoints: heldPointsSchema.shape.pendingPoints.optional(),
+    pendingReleases: heldPointsSchema.shape.pendingReleases.optional(),
   }),
 );

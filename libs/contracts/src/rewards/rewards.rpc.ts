@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
+import { heldPointsSchema } from './held-credits';
 import { taskSchema } from './tasks';
 
 /** Points and tasks. Self-service reads answer for the acting user (meta.userId); 401 without one. */
@@ -9,13 +10,14 @@ export const RewardsRpc = {
   /**
    * The acting user's balance with the version BalanceChanged carries (the number of ledger entries on the
    * account), read in one snapshot: the gateway's user view rebuilds from it and keeps whichever
-   * of this answer and the events it consumes is newest.
+   * of this answer and the events it consumes is newest. `points` is spendable; held credits are
+   * `pendingPoints`, with the next releases.
    */
   getVersionedBalance: defineRpc(
     'rewards',
     'get-versioned-balance',
     z.object({}),
-    z.object({ userId: z.string().uuid(), points: z.number().int(), version: z.number().int().nonnegative() }),
+    z.object({ userId: z.string().uuid(), points: z.number().int(), version: z.number().int().nonnegative() }).extend(heldPointsSchema.shape),
   ),
   /** Balances of many users at once (the admin user table); a user without an account has 0. */
   getBalances: defineAdminRpc(

@@ -17,6 +17,10 @@ const acceptedPostback = z.object({
   /** Whole points (1 point = 1 MB) of a credit; a reversal's stated amount, informative only. */
   points: z.number().int().nonnegative(),
   taskType: z.enum(TASK_TYPES),
+  /** The offer's name, where the wall's postback carries one (shown in the user's history). */
+  offerName: z.string().min(1).max(200).optional(),
+  /** A reversal's reason as the wall states it, where its postback carries one (shown with the reversal). */
+  reversalReason: z.string().min(1).max(500).optional(),
 });
 
 /** The most postbacks one OfferwallPostbacksAccepted carries (the ingestion service writes at most this many deliveries a statement). */

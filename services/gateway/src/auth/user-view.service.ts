@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EsimRpc, IdentityRpc, IdentityUser, RewardsRpc, UserView } from '@esim/contracts';
 import { RequestContext, RpcClient } from '@esim/platform';
 import { LiveAnnouncer } from '../user-view/live-announcer';
-import { UserViewCache } from '../user-view/user-view-cache';
+import { UserViewCache, viewBalance } from '../user-view/user-view-cache';
 
 /**
  * The spec's user, composed of the parts each service owns: identity's account, rewards' balance,
@@ -57,12 +57,12 @@ export class UserViewService {
     );
     const { view, changed } = await this.cache.apply(userId, [
       { part: 'identity', version: identity.version, value: identity.user },
-      { part: 'points', version: balance.version, value: balance.points },
+      { part: 'balance', version: balance.version, value: balance },
       { part: 'gifts', version: gifts.version, value: gifts.summary },
     ], { clearStale: staleMark });
     // The answer does not wait for the announcement, nor fails with it: the view is written.
     if (changed) void this.announcer.announce(userId, null).catch((err: Error) => this.log.warn(`could not announce ${userId}'s rebuilt view: ${err.message}`));
-    return view ?? { ...identity.user, points: balance.points, ...gifts.summary };
+    return view ?? { ...identity.user, ...viewBalance(balance), ...gifts.summary };
   }
 
   /**
@@ -71,6 +71,6 @@ export class UserViewService {
    * is asked and a slow one cannot fail a sign-up that has already happened.
    */
   static newAccount(identity: IdentityUser): UserView {
-    return { ...identity, points: 0, dataGiftedGB: 0, iccid: null, planTierLastChosen: null, lastGiftedAt: null };
+    return { ...identity, points: 0, pendingPoints: 0, pendingReleases: [], dataGiftedGB: 0, iccid: null, planTierLastChosen: null, lastGiftedAt: null };
   }
 }

@@ -6,7 +6,7 @@ import { UserViewCache } from './user-view-cache';
 type Balance = EventPayload<typeof BalanceChanged>;
 
 /**
- * The ledger's balance, if newer than the one held: from here on GET /api/user and the open pages
+ * The ledger's balance (spendable, held, next releases), if newer than the one held: from here on GET /api/user and the open pages
  * show what the ledger says. An older or repeated event changes nothing and is not pushed. Applied
  * in groups: only each user's latest balance is written, and their pages are told once.
  */
@@ -23,7 +23,11 @@ export class BalanceChangedEventHandler implements EventHandler<typeof BalanceCh
 
   async handleAll(events: ReadonlyArray<{ payload: Balance }>): Promise<void> {
     const changed = await this.cache.applyLatest(
-      events.map(({ payload: { userId, points, version } }) => ({ userId, part: { part: 'points' as const, version, value: points } })),
+      events.map(({ payload: { userId, points, version, pendingPoints, pendingReleases } }) => ({
+        userId,
+        // An event from before held credits carries none: nothing held.
+        part: { part: 'balance' as const, version, value: { points, pendingPoints: pendingPoints ?? 0, pendingReleases: pendingReleases ?? [] } },
+      })),
     );
     await this.announcer.announceAll(changed.map((userId) => ({ userId, happened: null })));
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { GiftSummary, IdentityUser, UserView } from '@esim/contracts';
+import type { GiftSummary, HeldPoints, IdentityUser, UserView } from '@esim/contracts';
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
 import { InjectRedis } from '../sessions/redis.provider';
@@ -9,8 +9,11 @@ import { UserViewKeys } from './user-view-keys';
 /** One part of the view, as its owner answered or announced it, with the owner's version. */
 export type ViewPart =
   | { part: 'identity'; version: number; value: IdentityUser }
-  | { part: 'points'; version: number; value: number }
+  | { part: 'balance'; version: number; value: ViewBalance }
   | { part: 'gifts'; version: number; value: GiftSummary };
+
+/** Rewards' part of the view: the spendable points, and the held ones with their next releases. */
+export type ViewBalance = { points: number } & HeldPoints;
 
 /** What the read model holds for a user: the whole view, unless a part is missing or a write made it stale. */
 export interface CachedView {
@@ -46,7 +49,7 @@ for i = 3, #ARGV, 3 do
   end
 end
 if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local parts = redis.call('HMGET', KEYS[1], 'identity', 'points', 'gifts', 'stale')
+local parts = redis.call('HMGET', KEYS[1], 'identity', 'balance', 'gifts', 'stale')
 return { changed, parts[1], parts[2], parts[3], parts[4] }
 `;
 
@@ -57,7 +60,7 @@ if redis.call('TTL', KEYS[1]) == -1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) 
 return mark
 `;
 
-type Stored = [identity: string | null, points: string | null, gifts: string | null, stale: string | null];
+type Stored = [identity: string | null, balance: string | null, gifts: string | null, stale: string | null];
 
 interface ViewCommands {
   userViewApply(key: string, ...args: Array<string | number>): Promise<[number, ...Stored]>;
@@ -66,8 +69,10 @@ interface ViewCommands {
 
 /**
  * The read model of each signed-in user's view in Redis (docs/live-view.md): a hash with three
- * parts — identity's account, rewards' balance, esim's gift summary — each with its owner's
- * version. Events and rebuilds write through `apply`; `GET /api/user` reads with one HMGET.
+ * parts — identity's account, rewards' balance (`balance`: the spendable points, the held ones and
+ * their next releases, as one JSON object), esim's gift summary — each with its owner's version.
+ * (A hash written before held credits existed has `points` instead of `balance`: it reads as
+ * missing a part, and the next read rebuilds it.) Events and rebuilds write through `apply`; `GET /api/user` reads with one HMGET.
  */
 @Injectable()
 export class UserViewCache {
@@ -90,26 +95,26 @@ export class UserViewCache {
 
   /** The view when it is whole and not stale; otherwise null, and the stale mark a rebuild clears. */
   async read(userId: string): Promise<CachedView> {
-    const [identity, points, gifts, stale] = (await this.redis.hmget(UserViewKeys.view(userId), 'identity', 'points', 'gifts', 'stale')) as Stored;
-    return { view: stale === null ? compose(identity, points, gifts) : null, staleMark: stale };
+    const [identity, balance, gifts, stale] = (await this.redis.hmget(UserViewKeys.view(userId), 'identity', 'balance', 'gifts', 'stale')) as Stored;
+    return { view: stale === null ? compose(identity, balance, gifts) : null, staleMark: stale };
   }
 
   /**
    * The answer of GET /api/user as JSON text, or null when the view is not whole or is stale. The
    * stored parts are JSON already: joined, they are exactly `JSON.stringify(view)` (identity's
-   * fields, then the points, then the gift summary), without parsing them. `alsoExpire` renews a
+   * fields, then the balance's, then the gift summary), without parsing them. `alsoExpire` renews a
    * key's time to live in the same round trip (the fast path's session touch); `redis` is the
    * connection to ask on (the fast path's own).
    */
   async readAnswer(userId: string, alsoExpire?: { key: string; seconds: number }, redis: Redis = this.redis): Promise<string | null> {
     // Sent in the same tick: one round trip (and one write, on an auto-pipelining connection).
     const [parts] = await Promise.all([
-      redis.hmget(UserViewKeys.view(userId), 'identity', 'points', 'gifts', 'stale'),
+      redis.hmget(UserViewKeys.view(userId), 'identity', 'balance', 'gifts', 'stale'),
       alsoExpire ? redis.expire(alsoExpire.key, alsoExpire.seconds) : undefined,
     ]);
-    const [identity, points, gifts, stale] = parts as Stored;
-    if (stale !== null || identity === null || points === null || gifts === null) return null;
-    return `${identity.slice(0, -1)},"points":${points},${gifts.slice(1)}`;
+    const [identity, balance, gifts, stale] = parts as Stored;
+    if (stale !== null || identity === null || balance === null || gifts === null) return null;
+    return `${identity.slice(0, -1)},${balance.slice(1, -1)},${gifts.slice(1)}`;
   }
 
   /**
@@ -117,9 +122,9 @@ export class UserViewCache {
    * the stale mark it read, which is cleared with the write unless the view was marked again.
    */
   async apply(userId: string, parts: readonly ViewPart[], opts: { clearStale?: string | null } = {}): Promise<AppliedParts> {
-    const args = parts.flatMap((p) => [p.part, p.version, p.part === 'points' ? String(p.value) : JSON.stringify(p.value)]);
-    const [changed, identity, points, gifts] = await this.commands.userViewApply(UserViewKeys.view(userId), this.maxAgeSeconds, opts.clearStale ?? '', ...args);
-    return { changed: changed === 1, view: compose(identity, points, gifts) };
+    const args = parts.flatMap((p) => [p.part, p.version, JSON.stringify(p.part === 'balance' ? viewBalance(p.value) : p.value)]);
+    const [changed, identity, balance, gifts] = await this.commands.userViewApply(UserViewKeys.view(userId), this.maxAgeSeconds, opts.clearStale ?? '', ...args);
+    return { changed: changed === 1, view: compose(identity, balance, gifts) };
   }
 
   /**
@@ -154,8 +159,13 @@ export class UserViewCache {
   }
 }
 
-function compose(identity: string | null, points: string | null, gifts: string | null): UserView | null {
-  if (identity === null || points === null || gifts === null) return null;
-  // The shape GET /api/user always had: identity's account, the points, the gift summary.
-  return { ...(JSON.parse(identity) as IdentityUser), points: Number(points), ...(JSON.parse(gifts) as GiftSummary) };
+/** Exactly the balance's fields, in this order (the stored JSON is spliced into the answer as it is). */
+export function viewBalance(b: ViewBalance): ViewBalance {
+  return { points: b.points, pendingPoints: b.pendingPoints, pendingReleases: b.pendingReleases.map((r) => ({ points: r.points, availableAt: r.availableAt })) };
+}
+
+function compose(identity: string | null, balance: string | null, gifts: string | null): UserView | null {
+  if (identity === null || balance === null || gifts === null) return null;
+  // The shape GET /api/user always had: identity's account, the balance, the gift summary.
+  return { ...(JSON.parse(identity) as IdentityUser), ...(JSON.parse(balance) as ViewBalance), ...(JSON.parse(gifts) as GiftSummary) };
 }

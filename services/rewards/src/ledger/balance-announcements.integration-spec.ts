@@ -28,8 +28,16 @@ describe('balance announcements', () => {
 
   it('announces the sign-up bonus with the balance and the entry count', async () => {
     const userId = await rewards.registerUser();
-    expect(await announced(userId)).toEqual([{ userId, points: SIGNUP_BONUS_POINTS, version: 1, changedAt: expect.any(String) }]);
-    expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getVersionedBalance, {}))).toEqual({ userId, points: SIGNUP_BONUS_POINTS, version: 1 });
+    expect(await announced(userId)).toEqual([
+      { userId, points: SIGNUP_BONUS_POINTS, version: 1, changedAt: expect.any(String), pendingPoints: 0, pendingReleases: [] },
+    ]);
+    expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getVersionedBalance, {}))).toEqual({
+      userId,
+      points: SIGNUP_BONUS_POINTS,
+      version: 1,
+      pendingPoints: 0,
+      pendingReleases: [],
+    });
   });
 
   it('orders concurrent changes of one account: a higher version always holds every earlier change', async () => {
@@ -57,7 +65,13 @@ describe('balance announcements', () => {
       expect((earlier & later) === earlier && later !== earlier).toBe(true);
     }
     const last = events.at(-1)!;
-    expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getVersionedBalance, {}))).toEqual({ userId, points: last.points, version: last.version });
+    expect(await asUser(userId, () => rewards.rpc.call(RewardsRpc.getVersionedBalance, {}))).toEqual({
+      userId,
+      points: last.points,
+      version: last.version,
+      pendingPoints: 0,
+      pendingReleases: [],
+    });
     expect(last.points).toBe(SIGNUP_BONUS_POINTS + (2 ** 27 - 2 ** 7));
   });
 });

@@ -1,27 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { BalanceChanged } from '@esim/contracts';
+import { BalanceChanged, PENDING_RELEASES_SHOWN, PendingRelease } from '@esim/contracts';
 import { PreparedStatement, Tx } from '@esim/platform';
 
 interface VersionedBalanceRow {
   user_id: string;
   points: string;
   version: string;
+  held: string;
+  release_points: number[] | null;
+  release_at: Date[] | null;
 }
 
 /** Run for every batch of credits: prepared (PreparedStatement), planned once per connection. */
 const LOCK_ACCOUNTS = new PreparedStatement('SELECT id FROM ledger_accounts WHERE user_id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE');
 const READ_BALANCES = new PreparedStatement<VersionedBalanceRow>(
-  `SELECT a.user_id, COALESCE(b.posted + b.pending, 0)::text AS points, COALESCE(b.entries, 0)::text AS version
+  `SELECT a.user_id, COALESCE(b.posted + b.pending, 0)::text AS points, COALESCE(b.entries, 0)::text AS version,
+          COALESCE(b.held, 0)::text AS held, r.release_points, r.release_at
      FROM ledger_accounts a LEFT JOIN ledger_user_balances b ON b.account_id = a.id
+     LEFT JOIN LATERAL (
+       SELECT array_agg(h.amount::int ORDER BY h.available_at, h.credit_id) AS release_points,
+              array_agg(h.available_at ORDER BY h.available_at, h.credit_id) AS release_at
+         FROM (SELECT amount, available_at, credit_id FROM ledger_holds WHERE account_id = a.id
+                ORDER BY available_at, credit_id LIMIT ${PENDING_RELEASES_SHOWN}) h
+     ) r ON true
     WHERE a.user_id = ANY($1::uuid[])`,
 );
 
-/** A user's available points and how many ledger entries their account holds (the version). */
+/**
+ * A user's available points and how many ledger entries their account holds (the version), with
+ * their held points and next releases (read in the same statement, so under the same version).
+ */
 export interface VersionedBalance {
   userId: string;
   points: number;
   version: number;
+  pendingPoints: number;
+  pendingReleases: PendingRelease[];
 }
 
 /**
@@ -69,6 +84,12 @@ export class BalanceAnnouncements {
    */
   async read(m: EntityManager, userIds: string[]): Promise<VersionedBalance[]> {
     const rows = await READ_BALANCES.run(m, [userIds]);
-    return rows.map((r) => ({ userId: r.user_id, points: Number(r.points), version: Number(r.version) }));
+    return rows.map((r) => ({
+      userId: r.user_id,
+      points: Number(r.points),
+      version: Number(r.version),
+      pendingPoints: Number(r.held),
+      pendingReleases: (r.release_points ?? []).map((points, i) => ({ points, availableAt: r.release_at![i].toISOString() })),
+    }));
   }
 }

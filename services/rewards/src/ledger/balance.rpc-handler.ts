@@ -27,7 +27,7 @@ export class BalanceRpcHandler {
     const userId = actingUserId(meta);
     const [found] = await this.announcements.read(this.db.manager, [userId]);
     // No account yet (the registration has not arrived): no entries, nothing to spend.
-    return found ?? { userId, points: 0, version: 0 };
+    return found ?? { userId, points: 0, version: 0, pendingPoints: 0, pendingReleases: [] };
   }
 
   @RpcHandler(RewardsRpc.getBalances)

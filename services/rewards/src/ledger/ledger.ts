@@ -33,6 +33,11 @@ const ACCOUNTS_OF = new PreparedStatement<{ id: string; user_id: string; closed_
 const CREDIT_MANY = new PreparedStatement<TransferRow>(`INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
   SELECT $1, $2, t.account, t.amount, t.reference FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(account, amount, reference)
   ON CONFLICT (kind, reference) DO NOTHING RETURNING ${TRANSFER_COLUMNS}`);
+/** The same with each credit's `held_until` (null: available at once; migration 1736200000000). */
+const CREDIT_MANY_HELD = new PreparedStatement<TransferRow>(`INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference, held_until)
+  SELECT $1, $2, t.account, t.amount, t.reference, t.held_until
+    FROM unnest($3::uuid[], $4::bigint[], $5::text[], $6::timestamptz[]) AS t(account, amount, reference, held_until)
+  ON CONFLICT (kind, reference) DO NOTHING RETURNING ${TRANSFER_COLUMNS}`);
 
 const toTransfer = (r: TransferRow): Transfer => ({
   id: r.id,
@@ -127,23 +132,59 @@ export class Ledger {
   /**
    * Many credits from one system account to open accounts, in one statement: one transfer per
    * (kind, reference), so a reference credited before (or twice in `credits`) answers the earlier
-   * transfer with `created: false`. Answers in the order of `credits`.
+   * transfer with `created: false`. Answers in the order of `credits`. A credit with `heldUntil`
+   * is held: its points cannot be spent until the release job makes them available at that time.
    */
   async creditMany(
     m: EntityManager,
     kind: CreditKind,
     from: SystemAccount,
-    credits: ReadonlyArray<{ accountId: string; amount: number; reference: string }>,
+    credits: ReadonlyArray<{ accountId: string; amount: number; reference: string; heldUntil?: Date | null }>,
   ): Promise<TransferResult[]> {
     if (credits.length === 0) return [];
-    const inserted = await CREDIT_MANY.run(m, [
-        kind,
-        await this.systemAccountId(m, from),
-        credits.map((c) => c.accountId),
-        credits.map((c) => c.amount),
-        credits.map((c) => c.reference),
-    ]);
+    const columns = [
+      kind,
+      await this.systemAccountId(m, from),
+      credits.map((c) => c.accountId),
+      credits.map((c) => c.amount),
+      credits.map((c) => c.reference),
+    ];
+    const inserted = credits.some((c) => c.heldUntil)
+      ? await CREDIT_MANY_HELD.run(m, [...columns, credits.map((c) => c.heldUntil?.toISOString() ?? null)])
+      : await CREDIT_MANY.run(m, columns);
     return this.resultsFor(m, kind, credits, inserted);
+  }
+
+  /**
+   * Makes due held credits available (`hold_release`, one per credit: its reference is the
+   * credit's id) for up to `limit` credits, the earliest due first; answers the users whose
+   * balance changed. Credits reversed meanwhile are not in `ledger_holds` any more. The caller
+   * holds the users' account rows (`BalanceAnnouncements.lock`), the lock a reversal of the same
+   * credit takes too, so the two take turns.
+   */
+  async releaseDue(m: EntityManager, accountIds: readonly string[], limit: number): Promise<Array<{ accountId: string; amount: number }>> {
+    if (accountIds.length === 0) return [];
+    return m.query(
+      `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference)
+       SELECT 'hold_release', c.debit_account_id, c.credit_account_id, c.amount, c.id::text
+         FROM (SELECT h.credit_id FROM ledger_holds h
+                WHERE h.account_id = ANY($1::uuid[]) AND h.available_at <= now()
+                ORDER BY h.available_at LIMIT $2) due
+         JOIN ledger_transfers c ON c.id = due.credit_id
+       ON CONFLICT (kind, reference) DO NOTHING
+       RETURNING credit_account_id AS "accountId", amount::int AS amount`,
+      [accountIds, limit],
+    );
+  }
+
+  /** The user's held credits not yet released, the earliest due first. */
+  async holdsOf(m: EntityManager, userId: string, limit: number): Promise<Array<{ points: number; availableAt: Date }>> {
+    const rows: Array<{ amount: string; available_at: Date }> = await m.query(
+      `SELECT h.amount, h.available_at FROM ledger_holds h JOIN ledger_accounts a ON a.id = h.account_id
+        WHERE a.user_id = $1 ORDER BY h.available_at, h.credit_id LIMIT $2`,
+      [userId, limit],
+    );
+    return rows.map((r) => ({ points: Number(r.amount), availableAt: r.available_at }));
   }
 
   /** Takes one offer-wall credit back, exactly once; the balance may go below zero. */
@@ -152,7 +193,11 @@ export class Ledger {
     return result;
   }
 
-  /** Takes offer-wall credits back, each exactly once, in one statement; balances may go below zero. */
+  /**
+   * Takes offer-wall credits back, each exactly once, in one statement; balances may go below zero.
+   * A credit still held is cancelled instead: its held points go, the spendable balance stays
+   * (the ledger's entries trigger decides, under the account's lock: migration 1736200000000).
+   */
   async reverseCredits(m: EntityManager, credits: readonly Transfer[]): Promise<TransferResult[]> {
     if (credits.length === 0) return [];
     for (const c of credits) if (c.kind !== 'offerwall_credit') throw new Error(`transfer ${c.id} is not an offer-wall credit`);
@@ -232,6 +277,12 @@ export class Ledger {
   async balance(m: EntityManager, userId: string): Promise<Balance> {
     const [row] = await m.query('SELECT posted, pending, available FROM ledger_balances WHERE user_id = $1', [userId]);
     return { posted: Number(row?.posted ?? 0), pending: Number(row?.pending ?? 0), available: Number(row?.available ?? 0) };
+  }
+
+  /** The user's held points: credited, not spendable until released (migration 1736200000000). */
+  async held(m: EntityManager, userId: string): Promise<number> {
+    const [row] = await m.query('SELECT held FROM ledger_balances WHERE user_id = $1', [userId]);
+    return Number(row?.held ?? 0);
   }
 
   /** Available points of many users; users without an account are absent from the map. */

@@ -5,9 +5,10 @@ export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 /**
  * What a transfer is. Credits move points from a system account to a user; a reversal takes one
  * credit back; a reservation holds points (pending) until it is posted (redemption) or voided
- * (release).
+ * (release). A held offer-wall credit (`held_until` set) cannot be spent until its `hold_release`
+ * makes it available (migration 1736200000000).
  */
-export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release';
+export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release';
 export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit'>;
 
 export interface Transfer {

@@ -7,6 +7,7 @@ import { TimeOrderedIds1734500000000 } from './1734500000000-time-ordered-ids';
 import { LedgerChecksPerStatement1734600000000 } from './1734600000000-ledger-checks-per-statement';
 import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-tasks-transfer-checked-per-statement';
 import { TasksUniqueThroughLedger1735600000000 } from './1735600000000-tasks-unique-through-ledger';
+import { HeldCredits1736200000000 } from './1736200000000-held-credits';
 
 /**
  * The migrations of the ledger and of the tasks its triggers guard, in order: RewardsModule runs
@@ -22,6 +23,7 @@ export const LEDGER_MIGRATIONS: Array<new () => MigrationInterface> = [
   LedgerChecksPerStatement1734600000000,
   TasksTransferCheckedPerStatement1734700000000,
   TasksUniqueThroughLedger1735600000000,
+  HeldCredits1736200000000,
 ];
 
 /** The ledger's migrations up to and including `last`. */

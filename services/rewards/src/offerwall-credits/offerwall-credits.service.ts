@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AcceptedPostback, EventPayload, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
 import { Tx } from '@esim/platform';
+import { CreditHoldPolicy } from '../held-credits/credit-hold.policy';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { Transfer, UserAccount } from '../ledger/ledger.types';
@@ -25,6 +26,7 @@ export class OfferwallCredits {
     private readonly ledger: Ledger,
     private readonly tasks: Tasks,
     private readonly balances: BalanceAnnouncements,
+    private readonly holds: CreditHoldPolicy,
   ) {}
 
   async apply(tx: Tx, postbacks: readonly AcceptedPostback[]): Promise<void> {
@@ -56,6 +58,7 @@ export class OfferwallCredits {
     const open = postbacks.filter((p) => !accounts.get(p.userId)!.closed);
     for (const p of postbacks) if (accounts.get(p.userId)!.closed) this.refuse(tx, p, 'rejected_unknown_user');
 
+    const now = new Date();
     const results = await this.ledger.creditMany(
       tx.manager,
       'offerwall_credit',
@@ -64,11 +67,17 @@ export class OfferwallCredits {
         accountId: accounts.get(p.userId)!.id,
         amount: p.points,
         reference: creditReference(p.provider, p.creditTransactionId),
+        // Large credits wait before they can be spent: walls reverse fraud days later (docs/earning.md, "Held credits").
+        heldUntil: this.holds.heldUntil(p.provider, p.points, now),
       })),
     );
     const credited = open.flatMap((p, i) => (results[i].created ? [{ p, transfer: results[i].transfer }] : []));
     open.forEach((p, i) => !results[i].created && this.refuse(tx, p, 'duplicate'));
 
+    await this.noteDetails(
+      tx,
+      credited.map(({ p, transfer }) => ({ creditId: transfer.id, offerName: p.offerName ?? null, reason: null })),
+    );
     const tasks = await this.tasks.insertMany(
       tx.manager,
       credited.map(({ p, transfer }) => ({
@@ -125,6 +134,10 @@ export class OfferwallCredits {
     const reversed = matched.filter((_, i) => results[i].created);
     matched.forEach((r, i) => !results[i].created && this.refuse(tx, r.p, 'duplicate'));
 
+    await this.noteDetails(
+      tx,
+      reversed.map(({ p, credit }) => ({ creditId: credit.id, offerName: p.offerName ?? null, reason: p.reversalReason ?? null })),
+    );
     const tasks = await this.tasks.markReversed(
       tx.manager,
       reversed.map((r) => r.credit.id),
@@ -142,6 +155,20 @@ export class OfferwallCredits {
     }
     for (const { p, credit } of reversed) this.log.warn(`${p.provider} reversed ${credit.amount} points of ${p.userId} (${p.creditTransactionId})`);
     return reversed.map(({ p }) => p.userId);
+  }
+
+  /** Keeps the offer's name and a reversal's reason, where the wall sent them (the history shows them). */
+  private async noteDetails(tx: Tx, details: Array<{ creditId: string; offerName: string | null; reason: string | null }>): Promise<void> {
+    const told = details.filter((d) => d.offerName || d.reason);
+    if (told.length === 0) return;
+    await tx.manager.query(
+      `INSERT INTO offerwall_credit_details (credit_id, offer_name, reversal_reason)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
+       ON CONFLICT (credit_id) DO UPDATE
+         SET offer_name = COALESCE(offerwall_credit_details.offer_name, EXCLUDED.offer_name),
+             reversal_reason = COALESCE(EXCLUDED.reversal_reason, offerwall_credit_details.reversal_reason)`,
+      [told.map((d) => d.creditId), told.map((d) => d.offerName), told.map((d) => d.reason)],
+    );
   }
 
   private refuse(tx: Tx, p: AcceptedPostback, outcome: RewardsRefusal): void {

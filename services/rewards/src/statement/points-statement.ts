@@ -13,6 +13,11 @@ interface StatementRow {
   linked_reference: string | null;
   settled_by: TransferKind | null;
   created_at: Date;
+  held_until: Date | null;
+  released: boolean;
+  held_layer: boolean;
+  offer_name: string | null;
+  reversal_reason: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,13 +38,34 @@ const asRedemptionId = (reference: string | null) => (reference && UUID.test(ref
 function toEntry(r: StatementRow): StatementEntry {
   const amount = Number(r.amount);
   const base = { id: r.id, amount, occurredAt: r.created_at.toISOString(), provider: null, transactionId: null, redemptionId: null };
+  const wall = { ...providerTransaction(r.reference), offerName: r.offer_name };
   switch (r.kind) {
     case 'signup_bonus':
       return { ...base, kind: 'signup_bonus', points: amount, state: 'done' };
     case 'offerwall_credit':
-      return { ...base, ...providerTransaction(r.reference), kind: 'earned', points: amount, state: r.settled_by ? 'reversed' : 'done' };
+      // A held credit adds nothing spendable itself: its release (`available`) does.
+      if (r.held_until)
+        return {
+          ...base,
+          ...wall,
+          kind: 'earned',
+          points: 0,
+          state: r.settled_by ? 'reversed' : r.released ? 'done' : 'pending',
+          availableAt: r.held_until.toISOString(),
+        };
+      return { ...base, ...wall, kind: 'earned', points: amount, state: r.settled_by ? 'reversed' : 'done' };
     case 'offerwall_reversal':
-      return { ...base, ...providerTransaction(r.reference), kind: 'reversed', points: -amount, state: 'done' };
+      return {
+        ...base,
+        ...wall,
+        kind: 'reversed',
+        points: r.held_layer ? 0 : -amount,
+        state: 'done',
+        reason: r.reversal_reason,
+        cancelledHeld: r.held_layer,
+      };
+    case 'hold_release':
+      return { ...base, ...wall, kind: 'available', points: amount, state: 'done', availableAt: r.created_at.toISOString() };
     case 'reservation':
       return {
         ...base,
@@ -64,12 +90,21 @@ export class PointsStatements {
     const account = await this.ledger.userAccount(m, userId);
     if (!account) return { entries: [], nextCursor: null };
     // seq is the ledger's commit order; the cursor is the seq of the last entry of the previous page.
+    // A release's reference is its credit's id: the credit names the wall and transaction.
     const rows: StatementRow[] = await m.query(
-      `SELECT t.seq::text AS seq, t.id, t.kind, t.amount, t.reference, t.created_at,
+      `SELECT t.seq::text AS seq, t.id, t.kind, t.amount, t.created_at, t.held_until,
+              CASE WHEN t.kind = 'hold_release' THEN c.reference ELSE t.reference END AS reference,
               l.reference AS linked_reference,
-              (SELECT s.kind FROM ledger_transfers s WHERE s.linked_id = t.id) AS settled_by
+              (SELECT s.kind FROM ledger_transfers s WHERE s.linked_id = t.id) AS settled_by,
+              (t.held_until IS NOT NULL AND EXISTS (SELECT 1 FROM ledger_transfers r WHERE r.kind = 'hold_release' AND r.reference = t.id::text)) AS released,
+              (t.kind = 'offerwall_reversal' AND EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transfer_id = t.id AND e.layer = 'held')) AS held_layer,
+              d.offer_name, d.reversal_reason
          FROM ledger_transfers t
          LEFT JOIN ledger_transfers l ON l.id = t.linked_id
+         LEFT JOIN ledger_transfers c ON c.id = CASE WHEN t.kind = 'hold_release' THEN t.reference::uuid END
+         LEFT JOIN offerwall_credit_details d ON d.credit_id = CASE WHEN t.kind = 'offerwall_credit' THEN t.id
+                                                                    WHEN t.kind = 'offerwall_reversal' THEN t.linked_id
+                                                                    WHEN t.kind = 'hold_release' THEN c.id END
         WHERE (t.debit_account_id = $1 OR t.credit_account_id = $1)
           AND ($2::bigint IS NULL OR t.seq < $2::bigint)
         ORDER BY t.seq DESC

@@ -9,8 +9,10 @@ import { DataSource } from 'typeorm';
  * of its entries: a user account with entries has its row, and no other account has one.
  */
 export async function expectLedgerInvariants(db: DataSource): Promise<void> {
+  // Once migration 1736200000000 has run, held points are entries too, outside `available`.
+  const [{ holds }] = await db.query(`SELECT to_regclass('ledger_holds') IS NOT NULL AS holds`);
   const balances: Array<{ account_id: string; view: string; entries: string }> = await db.query(`
-    SELECT b.account_id, b.available AS view,
+    SELECT b.account_id, b.available${holds ? ' + b.held' : ''} AS view,
            (SELECT COALESCE(sum(amount), 0) FROM ledger_entries e WHERE e.account_id = b.account_id) AS entries
       FROM ledger_balances b`);
   for (const b of balances)
@@ -23,7 +25,7 @@ export async function expectLedgerInvariants(db: DataSource): Promise<void> {
 
   const wrongShape = await db.query(`
     SELECT t.id, t.kind, count(e.id)::int AS entries FROM ledger_transfers t LEFT JOIN ledger_entries e ON e.transfer_id = t.id
-     GROUP BY t.id, t.kind HAVING count(e.id) <> CASE t.kind WHEN 'redemption' THEN 4 ELSE 2 END`);
+     GROUP BY t.id, t.kind HAVING count(e.id) <> CASE WHEN t.kind IN ('redemption', 'hold_release') THEN 4 ELSE 2 END`);
   expect(wrongShape).toEqual([]);
 
   const [{ total }] = await db.query('SELECT COALESCE(sum(amount), 0)::bigint AS total FROM ledger_entries');
@@ -47,4 +49,15 @@ export async function expectLedgerInvariants(db: DataSource): Promise<void> {
 
   const usersWithPositivePending = await db.query(`SELECT account_id FROM ledger_balances WHERE user_id IS NOT NULL AND pending > 0`);
   expect(usersWithPositivePending).toEqual([]);
+
+  if (holds) {
+    // Held points are never negative, are the sum of the held entries, and are exactly the user's held credits still waiting.
+    const heldDrift = await db.query(`
+      SELECT b.account_id, b.held::text AS held, COALESCE(h.sum, 0)::text AS waiting, e.sum::text AS entries
+        FROM ledger_user_balances b
+        LEFT JOIN (SELECT account_id, sum(amount) AS sum FROM ledger_holds GROUP BY account_id) h ON h.account_id = b.account_id
+        CROSS JOIN LATERAL (SELECT COALESCE(sum(amount), 0) AS sum FROM ledger_entries WHERE account_id = b.account_id AND layer = 'held') e
+       WHERE b.held <> COALESCE(h.sum, 0) OR b.held <> e.sum OR b.held < 0`);
+    expect(heldDrift).toEqual([]);
+  }
 }

@@ -137,6 +137,7 @@ export class PostbackIngestion {
         userId: facts.userId,
         points: facts.points,
         taskType: facts.taskType,
+        ...(facts.offerName ? { offerName: facts.offerName } : {}),
       });
       return {
         id,

@@ -84,6 +84,8 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
           userId,
           points: 120,
           taskType: expect.any(String),
+          // The walls whose postbacks name the offer (docs/earning.md, "Reversals explained").
+          ...(provider === 'bitlabs' || provider === 'lootably' ? { offerName: pb.offer.name } : {}),
           acceptedAt: expect.any(String),
         },
       ]);

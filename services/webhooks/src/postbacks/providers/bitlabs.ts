@@ -1,4 +1,4 @@
-import { amount, pointsOf, required, transactionId, userIdOf, withQuery } from './postback-params';
+import { amount, offerNameOf, pointsOf, required, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { hmacSha1Hex, sameDigest } from './hashing';
 import { taskTypeOf } from './task-type';
@@ -51,6 +51,7 @@ export const bitLabs: OfferwallProvider<'appId' | 'secret'> = {
       action,
       points: pointsOf(action, amount(p, 'val'), 'val'),
       taskType: type === 'START_BONUS' ? 'other' : type ? 'offer_completion' : taskTypeOf(p.get('offer_name'), 'offer_completion'),
+      ...offerNameOf(p, 'offer_name'),
     };
   },
 

@@ -1,4 +1,4 @@
-import { amount, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
+import { amount, offerNameOf, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { sameDigest, sha256Hex } from './hashing';
 import { taskTypeOf } from './task-type';
@@ -50,6 +50,7 @@ export const lootably: OfferwallProvider<'appId' | 'secret'> = {
       action: reward < 0 ? 'reverse' : 'credit',
       points: toPoints(reward),
       taskType: taskTypeOf([p.get('offerName'), p.get('goalName')].filter(Boolean).join(' '), 'offer_completion'),
+      ...offerNameOf(p, 'offerName'),
     };
   },
 

@@ -37,6 +37,8 @@ export interface PostbackFacts {
   /** Whole points (1 point = 1 MB), absolute. */
   points: number;
   taskType: TaskType;
+  /** The offer's name, where the wall's postback carries one (BitLabs' offer_name, Lootably's offerName): the user's history shows it. */
+  offerName?: string;
 }
 
 /** A sample offer of the sandbox wall. */

@@ -80,3 +80,9 @@ export function withQuery(endpoint: string, params: Record<string, string>): str
     .join('&');
   return `${endpoint}${endpoint.includes('?') ? '&' : '?'}${query}`;
 }
+
+/** The offer's name a wall sent, as the user's history shows it: trimmed, at most 200 characters; absent when empty. */
+export function offerNameOf(p: PostbackParams, name: string): { offerName?: string } {
+  const value = p.get(name)?.trim();
+  return value ? { offerName: value.slice(0, 200) } : {};
+}

@@ -117,6 +117,7 @@ describe('BitLabs', () => {
       action: 'credit',
       points: 251,
       taskType: 'offer_completion',
+      offerName: 'Survey #1',
     });
     for (const tampered of [
       url.replace('val=250.5', 'val=2500.5'),
@@ -138,6 +139,7 @@ describe('BitLabs', () => {
       action: 'reverse',
       points: 120,
       taskType: 'offer_completion',
+      offerName: 'Install game app',
     });
     const bonus = `${ENDPOINT}?uid=${USER}&tx=B2&val=10&type=START_BONUS`;
     expect(bitLabs.read(paramsOf(bonus))).toMatchObject({ action: 'credit', taskType: 'other' });
@@ -158,6 +160,7 @@ describe('Lootably', () => {
       action: 'credit',
       points: 100,
       taskType: 'ad_view',
+      offerName: 'Watch a video',
     });
     const tampered = url.replace('currencyReward=100.00', 'currencyReward=1000.00');
     expect(lootably.verify(delivery(tampered), paramsOf(tampered), creds)).toBe(false);
