@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { waitFor } from '@esim/testing';
-import { KeepGoEmulatorFaults } from '../../services/esim/src/keepgo/sandbox/keepgo-emulator-faults';
+import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import type { ServiceKey, System } from '../support/system';
 import {
   balance,
@@ -40,7 +40,7 @@ describe('redemptions survive crashes', () => {
   const statementBalance = async (client: Redeemer['client']) =>
     ((await client.get('/api/points-statement?limit=100')).json().entries as Array<{ points: number }>).reduce((sum, e) => sum + e.points, 0);
   const esimDb = () => sys.apps.esim!.get(DataSource);
-  const faults = () => sys.apps.esim!.get(KeepGoEmulatorFaults);
+  const faults = () => sys.sandboxes.app.get(KeepGoEmulatorFaults);
   /** Stops a service as a crash would, without starting it again (sys.restart starts it). */
   const kill = async (service: ServiceKey) => {
     await sys.apps[service]!.close();
@@ -48,7 +48,7 @@ describe('redemptions survive crashes', () => {
   };
   /** What the provider carried out for our reference (the emulator's own records). */
   const providerOperations = async (redemptionId: string) =>
-    (await esimDb().query('SELECT kind, iccid FROM keepgo_sandbox_transactions WHERE idempotency_key = $1', [redemptionId])) as Array<{
+    (await sys.sandboxes.db('keepgo').query('SELECT kind, iccid FROM keepgo_sandbox_transactions WHERE idempotency_key = $1', [redemptionId])) as Array<{
       kind: string;
       iccid: string;
     }>;

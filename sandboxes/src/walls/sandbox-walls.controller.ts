@@ -1,40 +1,47 @@
-import { Body, Controller, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { z } from 'zod';
 import {
   OFFERWALL_IDS,
   OfferwallId,
+  SANDBOX_SIGNED_IN_USER_HEADER,
   sandboxCompleteFormSchema,
   sandboxReverseFormSchema,
   sandboxWallQuerySchema,
-  WebhooksRpc,
 } from '@esim/contracts';
-import { RpcClient } from '@esim/platform';
-import { ZodPipe } from '../common/zod.pipe';
-import { AuthGuard } from '../sessions/auth.guard';
+import { OfferwallEmulator } from './offerwall-emulator';
 
 const providerSchema = z.enum(OFFERWALL_IDS);
 
 /** The emulated wall is framed by our own /task page only, and runs no script. */
 const WALL_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
 
+function parsed<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new BadRequestException(result.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  return result.data;
+}
+
 /**
- * The sandbox offer walls (the webhooks service's emulator), for the signed-in user (the RPCs' acting user): the wall page, and its
- * Complete and Reverse buttons, after which the emulator's server posts back to /webhooks like the
- * real provider would. Only walls without credentials exist here.
+ * The sandbox offer walls, at PUBLIC_URL/sandbox/offerwalls (the gateway proxies them here, saying
+ * who is signed in): the wall page, and its Complete and Reverse buttons, after which the emulator's
+ * server posts back to /webhooks like the real provider would. A wall opens only for the signed-in
+ * user its uid belongs to.
  */
 @Controller('sandbox/offerwalls')
-@UseGuards(AuthGuard)
 export class SandboxWallsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly emulator: OfferwallEmulator) {}
 
   @Get(':provider')
   async page(
-    @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Query(new ZodPipe(sandboxWallQuerySchema)) query: z.infer<typeof sandboxWallQuerySchema>,
+    @Param('provider') providerParam: string,
+    @Query() queryParams: unknown,
+    @Headers(SANDBOX_SIGNED_IN_USER_HEADER) userId: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const { html } = await this.rpc.call(WebhooksRpc.sandboxWallPage, { provider, ...query });
+    const provider = parsed(providerSchema, providerParam);
+    const { notice, uid } = parsed(sandboxWallQuerySchema, queryParams);
+    const html = await this.emulator.page({ provider, userId, uid }, notice);
     res.setHeader('Content-Security-Policy', WALL_CSP);
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');
     res.setHeader('Cache-Control', 'no-store');
@@ -44,21 +51,27 @@ export class SandboxWallsController {
 
   @Post(':provider/complete')
   async complete(
-    @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Body(new ZodPipe(sandboxCompleteFormSchema)) form: z.infer<typeof sandboxCompleteFormSchema>,
+    @Param('provider') providerParam: string,
+    @Body() body: unknown,
+    @Headers(SANDBOX_SIGNED_IN_USER_HEADER) userId: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, ...form });
+    const provider = parsed(providerSchema, providerParam);
+    const form = parsed(sandboxCompleteFormSchema, body);
+    const { answer } = await this.emulator.complete({ provider, userId, uid: form.uid }, form.offerId);
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'completed' : 'refused');
   }
 
   @Post(':provider/reverse')
   async reverse(
-    @Param('provider', new ZodPipe(providerSchema)) provider: OfferwallId,
-    @Body(new ZodPipe(sandboxReverseFormSchema)) form: z.infer<typeof sandboxReverseFormSchema>,
+    @Param('provider') providerParam: string,
+    @Body() body: unknown,
+    @Headers(SANDBOX_SIGNED_IN_USER_HEADER) userId: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const { answer } = await this.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, ...form });
+    const provider = parsed(providerSchema, providerParam);
+    const form = parsed(sandboxReverseFormSchema, body);
+    const { answer } = await this.emulator.reverse({ provider, userId, uid: form.uid }, form.transactionId);
     backToWall(res, provider, form.uid, answer.httpStatus === 200 ? 'reversed' : 'refused');
   }
 }

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Express } from 'express';
+import { SANDBOX_BROWSER_PREFIX } from '@esim/contracts';
 import { serviceStarter } from '@esim/platform';
 import { GatewayConfig, gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
@@ -7,6 +8,7 @@ import { bodyParsers } from './http/body-parsers';
 import { csrfGuard } from './http/csrf.middleware';
 import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
+import { sandboxesProxy } from './http/sandboxes-proxy';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { INGESTED_WEBHOOKS, installWebhooksProxyInFront, webhooksProxy } from './offerwalls/webhooks-proxy';
@@ -24,10 +26,14 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   // (and before the browser-facing headers, which a provider's server has no use for).
   http.use(INGESTED_WEBHOOKS, webhooksProxy(config.WEBHOOKS_URL));
   http.use(securityHeaders());
+  const store = app.get(RedisStoreClass);
+  // The provider emulators' browser side streams to the sandboxes process, body untouched; the
+  // session only says who is signed in (sandboxes-proxy.ts). Never in production unless allowed.
+  if (config.NODE_ENV !== 'production' || config.ALLOW_SANDBOX_IN_PRODUCTION)
+    http.use(SANDBOX_BROWSER_PREFIX, sessionMiddleware(config, store), sessionLifetime(config), sandboxesProxy(config.SANDBOXES_URL));
   http.use(bodyParsers(config.BODY_LIMIT));
   http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
-  const store = app.get(RedisStoreClass);
-  http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
+  http.use('/api', sessionMiddleware(config, store), sessionLifetime(config));
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
   // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
   if (config.USER_VIEW_FAST_PATH) UserViewFastPath.install(app, config);

@@ -12,8 +12,6 @@ import { PostbackIngestion } from './postbacks/postback-ingestion.service';
 import { PostbacksController } from './postbacks/postbacks.controller';
 import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
 import { WebhookTransactions } from './postbacks/webhook-transactions.service';
-import { OfferwallEmulator } from './sandbox/offerwall-emulator';
-import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
 import { StripeEventRefusedEventHandler } from './stripe/stripe-event-refused.event-handler';
 import { StripeWebhookController } from './stripe/stripe-webhook.controller';
 import { StripeWebhookIngestion } from './stripe/stripe-webhook-ingestion.service';
@@ -39,7 +37,7 @@ export class WebhooksModule {
           migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000],
         }),
       ],
-      controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler, SandboxRpcHandler],
+      controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler],
       providers: [
         { provide: OfferwallSettings, useValue: offerwalls },
         { provide: StripeWebhookSettings, useValue: StripeWebhookSettings.fromConfig(config) },
@@ -48,7 +46,6 @@ export class WebhooksModule {
         RegisteredUsers,
         PostbackIngestion,
         StripeWebhookIngestion,
-        OfferwallEmulator,
         UserRegisteredEventHandler,
         AccountDeletedEventHandler,
         OfferwallPostbackRefusedEventHandler,

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { expressClientIp, inFrontOfExpress, PlatformMetrics, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
 import { clientIp } from '../common/client-ip';
+import { SANDBOX_SIGNED_IN_USER_HEADER } from '@esim/contracts';
 import { correlationIdOf } from '../http/request-context.middleware';
 
 /** Ours, not the provider's (cookie, credentials), or meaningful for one hop only: never forwarded. */
@@ -18,6 +19,8 @@ const DROPPED = new Set([
   'upgrade',
   'x-forwarded-for',
   'forwarded',
+  // Only this edge says who is signed in (sandboxes-proxy.ts).
+  SANDBOX_SIGNED_IN_USER_HEADER,
 ]);
 const HOP_BY_HOP_ANSWER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade']);
 const TIMEOUT_MS = 30_000;
@@ -32,6 +35,8 @@ interface Hop {
   /** The provider's address as this edge resolved it (TRUST_PROXY). */
   clientIp: string;
   correlationId?: string;
+  /** Set by this edge on top of what is forwarded (sandboxes-proxy.ts). */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders => {
@@ -41,6 +46,7 @@ const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders =
   // this hop, and only this one, to name it.
   headers['x-forwarded-for'] = hop.clientIp;
   if (hop.correlationId) headers['x-correlation-id'] = hop.correlationId;
+  Object.assign(headers, hop.extraHeaders);
   return headers;
 };
 
@@ -49,7 +55,7 @@ const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders =
  * byte (BitLabs signs the whole URL), headers, body — and its answer back. Nothing is buffered or
  * parsed here; the ingestion service enforces its own body limit.
  */
-function forward(
+export function forward(
   req: IncomingMessage,
   res: ServerResponse,
   hop: Hop,
@@ -92,7 +98,7 @@ function forward(
   req.pipe(upstream);
 }
 
-function upstreamOf(webhooksUrl: string) {
+export function upstreamOf(webhooksUrl: string) {
   const target = new URL(webhooksUrl);
   // `timeout` also makes the agent honour the ingestion service's `Keep-Alive: timeout=…` answer
   // (Node drops an idle socket a second before the server would): without it a callback sent on a

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PurchasesController } from './purchases.controller';
-import { SandboxStripeController } from './sandbox-stripe.controller';
 
 /**
- * Card purchases (/api) and the browser side of the Stripe emulator (/sandbox/stripe). Stripe's
- * webhook (/webhooks/stripe) is streamed to the ingestion service (offerwalls/webhooks-proxy.ts).
+ * Card purchases (/api). Stripe's webhook (/webhooks/stripe) is streamed to the ingestion service
+ * (offerwalls/webhooks-proxy.ts); the Stripe emulator's browser side (/sandbox/stripe) to the
+ * sandboxes process (http/sandboxes-proxy.ts).
  */
-@Module({ controllers: [PurchasesController, SandboxStripeController] })
+@Module({ controllers: [PurchasesController] })
 export class PurchasesModule {}
