@@ -45,7 +45,7 @@ export async function startSandboxesUnderTest(ns: TestNamespace, env: Env = {}):
     app,
     url: `http://127.0.0.1:${port}`,
     schema: (name) => sandboxSchema({ DB_SCHEMA_SUFFIX: suffix }, name),
-    db: (name) => app.select(MODULES[name]).get(DataSource),
+    db: (name) => app.select(MODULES[name]).get(DataSource, { strict: true }),
     stop: () => app.close(),
   };
 }
