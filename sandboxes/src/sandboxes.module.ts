@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { loggingModule } from '@esim/platform';
 import type { SandboxesConfig } from './config';
 import { CaptchaSandboxModule } from './captcha/captcha-sandbox.module';
+import { HealthController } from './health.controller';
 import { KeepGoSandboxModule } from './keepgo/keepgo-sandbox.module';
 import { SANDBOXES_CONFIG } from './sandboxes.tokens';
 import { StripeSandboxModule } from './stripe/stripe-sandbox.module';
@@ -21,6 +22,7 @@ export class SandboxesModule {
   static register(config: SandboxesConfig): DynamicModule {
     return {
       module: SandboxesModule,
+      controllers: [HealthController],
       imports: [
         loggingModule('sandboxes', config.LOG_LEVEL, { format: config.LOG_FORMAT }),
         SandboxesConfigModule.register(config),
