@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { EventEnvelope, OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
+import type { EventEnvelope, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
 import { PreparedStatement, type TraceHeaders } from '@esim/platform';
 import { PostbackDelivery } from './postback-delivery';
 import { WebhookTransaction } from './webhook-transaction.entity';
