@@ -16,7 +16,7 @@ import { PostbackIngestion } from './postback-ingestion.service';
 import { OFFERWALL_PROVIDERS } from './providers';
 import { cpxResearch } from './providers/cpx-research';
 import { EmulatedPostback } from './providers/offerwall-provider';
-import { sandboxCredentials } from '../sandbox/sandbox-credentials';
+import { sandboxCredentials } from '../offerwalls/sandbox-credentials';
 import { signedPostbackUrl, startWebhooksUnderTest, TEST_PUBLIC_URL, WebhooksUnderTest } from '../testing/webhooks-harness';
 import { startSandboxesUnderTest } from '../../../../sandboxes/src/testing/sandboxes-under-test';
 
