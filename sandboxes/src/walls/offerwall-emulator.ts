@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { OfferwallId, PostbackAnswer } from '@esim/contracts';
 import { OFFERWALL_PROVIDERS } from '@esim/webhooks/dist/postbacks/providers';
 import type { EmulatedPostback } from '@esim/webhooks/dist/postbacks/providers/offerwall-provider';
-import { sandboxCredentials } from '@esim/webhooks/dist/sandbox/sandbox-credentials';
+import { sandboxCredentials } from '@esim/webhooks/dist/offerwalls/sandbox-credentials';
 import type { SandboxesConfig } from '../config';
 import { SANDBOXES_CONFIG } from '../sandboxes.tokens';
 import { offerOfTransaction, SAMPLE_OFFERS, sandboxTransactionId } from './sample-offers';
