@@ -20,8 +20,12 @@ const swc = [
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  moduleNameMapper: { '^@esim/(contracts|platform|testing)$': '<rootDir>/libs/$1/src' },
-  testMatch: ['<rootDir>/{libs,services,frontend,test}/**/*.spec.{ts,tsx}', '<rootDir>/{libs,services,test}/**/*.integration-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  moduleNameMapper: {
+    '^@esim/(contracts|platform|testing)$': '<rootDir>/libs/$1/src',
+    // The emulators read a service's provider code (KeepGo's wire shapes, the walls' signing) from its build; tests read the sources.
+    '^@esim/(esim|webhooks)/dist/(.*)$': '<rootDir>/services/$1/src/$2',
+  },
+  testMatch: ['<rootDir>/{libs,services,sandboxes,frontend,test}/**/*.spec.{ts,tsx}', '<rootDir>/{libs,services,sandboxes,test}/**/*.integration-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 60_000,
   setupFiles: ['<rootDir>/test/jest.setup.ts'],

@@ -43,5 +43,12 @@ for (const s of services) {
   const own = rows(schema, new Set(inherited));
   if (own.length) out += `\n## ${s}\n\n${header}\n${own.join('\n')}\n`;
 }
+// The provider emulators (sandboxes/): not a service of the product, run when a provider has no credentials.
+{
+  const mod = require(path.join(root, 'sandboxes/dist/config.js'));
+  const schema = Object.values(mod).find((v) => v && v.shape);
+  const inherited = Object.keys(platformConfigSchema.shape).filter((k) => schema.shape[k] === platformConfigSchema.shape[k]);
+  out += `\n## sandboxes (the provider emulators; never in production)\n\n${header}\n${rows(schema, new Set(inherited)).join('\n')}\n`;
+}
 writeFileSync(path.join(root, 'docs/configuration.md'), out);
 console.log('wrote docs/configuration.md');

@@ -37,10 +37,13 @@ const P = 'esim-drill';
 const NODE_IMAGE = `${P}/node:local`;
 const INFRA_IMAGE = `${P}/infra:local`;
 const APP_IMAGE = `${P}/app:local`;
+const SANDBOXES_IMAGE = `${P}/sandboxes:local`;
 const NETWORK = `${P}-net`;
 const PUBLIC_URL = `http://localhost:${PORT}`;
-/** Started in this order; the gateway last, as compose's depends_on has it. */
-const SERVICES = ['identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks', 'gateway'];
+/** Started in this order; the provider emulators first, the gateway last, as compose's depends_on has it. */
+const SERVICES = ['sandboxes', 'identity', 'rewards', 'esim', 'payments', 'notifications', 'webhooks', 'gateway'];
+/** The image each runs: the product image, or the emulators' own (the Dockerfile's `sandboxes` target). */
+const imageOf = (name) => (name === 'sandboxes' ? SANDBOXES_IMAGE : APP_IMAGE);
 
 const started = Date.now();
 const stamp = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
@@ -206,6 +209,9 @@ function productImage() {
   say(`product image: docker build --build-arg BASE_IMAGE=${NODE_IMAGE}`);
   const t = Date.now();
   sh('docker', ['build', '--build-arg', `BASE_IMAGE=${NODE_IMAGE}`, '-t', APP_IMAGE, root], { env: { ...process.env, DOCKER_BUILDKIT: '0' } });
+  sh('docker', ['build', '--build-arg', `BASE_IMAGE=${NODE_IMAGE}`, '--target', 'sandboxes', '-t', SANDBOXES_IMAGE, root], { env: { ...process.env, DOCKER_BUILDKIT: '0' } });
+  // The production image carries no emulator: sandboxes/ never reaches its stage.
+  if (quiet('docker', ['run', '--rm', '--entrypoint', 'test', APP_IMAGE, '-e', '/app/sandboxes'])) throw new Error(`${APP_IMAGE} contains sandboxes/`);
   const size = sh('docker', ['image', 'inspect', '--format', '{{.Size}}', APP_IMAGE], { capture: true }).trim();
   summary.push(`product image ${APP_IMAGE}: ${(Number(size) / 1e6).toFixed(0)} MB, built in ${((Date.now() - t) / 1000).toFixed(0)}s`);
   note(summary.at(-1));
@@ -274,7 +280,7 @@ async function services() {
     const env = { ...defs[name].env };
     // No mail catcher image here: notifications writes each email to its outbox and its log.
     if (name === 'notifications') env.SMTP_HOST = '';
-    run(name, APP_IMAGE, [], { env, publish: name === 'gateway' ? `127.0.0.1:${PORT}:3000` : undefined });
+    run(name, imageOf(name), [], { env, publish: name === 'gateway' ? `127.0.0.1:${PORT}:3000` : undefined });
   }
   const t = Date.now();
   await Promise.all(
@@ -373,7 +379,7 @@ async function journey() {
   }, 60_000);
   const credited = user.points - pointsAfterSignup;
   if (credited !== offerPoints) throw new Error(`credited ${credited} points for a ${offerPoints} MB offer`);
-  // The emulated wall posts to SANDBOX_POSTBACK_URL (the gateway), which streams it to webhooks
+  // The emulated wall posts to OFFERWALLS_POSTBACK_URL (the gateway), which streams it to webhooks
   // naming the caller in X-Forwarded-For: the recorded source is the webhooks container itself,
   // not loopback, when the postback really went through the gateway container.
   const delivery = sh('docker', ['exec', container('postgres'), 'su', 'postgres', '-c',

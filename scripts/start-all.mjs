@@ -14,6 +14,8 @@
 // carries provider callbacks from the gateway, so with replicas a round-robin TCP balancer takes
 // that port (as a Kubernetes Service would) and the replicas listen on +100, +200, ….
 // PORT_OFFSET=N moves every port (the gateway's included) by N, to run beside another copy.
+// The provider emulators (sandboxes/, port 3107) run too when a provider has no credentials and
+// SANDBOXES_URL names no copy of them running elsewhere; the services then reach them there.
 // CREDITING_NICE=N (default 10, 0 = an equal share) is rewards' scheduling priority against the
 // other services when the cores are short (below, "The answers first").
 import { spawn } from 'node:child_process';
@@ -31,6 +33,7 @@ if (!existsSync(contracts)) {
 }
 // The one list of services and their default HTTP ports (libs/contracts/src/ports/services.ts).
 const { SERVICES: services, DEFAULT_HTTP_PORTS: DEFAULT_PORTS } = createRequire(import.meta.url)(contracts);
+const { SANDBOXES_DEFAULT_PORT } = createRequire(import.meta.url)(path.join(root, 'libs/contracts/dist/sandboxes/index.js'));
 
 function option(name, envName) {
   const i = process.argv.indexOf(`--${name}`);
@@ -122,12 +125,12 @@ function balance(port, targets, label) {
 }
 
 function launch(name, replica) {
-  const entry = path.join(root, 'services', name, 'dist', 'main.js');
+  const entry = name === 'sandboxes' ? path.join(root, 'sandboxes', 'dist', 'main.js') : path.join(root, 'services', name, 'dist', 'main.js');
   if (!existsSync(entry)) {
     console.error(`${entry} is missing: run "npm run build" first (or "npm start", which builds).`);
     process.exit(1);
   }
-  const label = replicas > 1 && name !== 'gateway' ? `${name}#${replica + 1}` : name;
+  const label = replicas > 1 && name !== 'gateway' && name !== 'sandboxes' ? `${name}#${replica + 1}` : name;
   // CPU_PROFILE_DIR: every process writes a V8 CPU profile there when it stops (bench/README.md).
   const profile = process.env.CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`, `--cpu-prof-name=${label}.cpuprofile`] : [];
   // detached: each service in a session of its own, so Linux schedules it as a group of its own
@@ -136,7 +139,7 @@ function launch(name, replica) {
   // answers would wait behind rewards' crediting. A terminal's Ctrl-C or hang-up now reaches only this process, which stops them. If
   // this process is killed outright (SIGKILL), each service sees its IPC channel close and stops
   // itself (startService, libs/platform/src/bootstrap/start-service.ts).
-  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: name === 'sandboxes' ? sandboxesEnv : envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
@@ -162,7 +165,32 @@ function launch(name, replica) {
   return envOf(name, replica);
 }
 
+/**
+ * The providers without credentials, which the emulators stand in for (each service's settings
+ * choose the sandbox the same way: no secret key, no API key, a wall with none of its credentials).
+ */
+function providersWithoutCredentials() {
+  const missing = [];
+  if (!env.STRIPE_SECRET_KEY) missing.push('Stripe');
+  if (!env.KEEPGO_API_KEY) missing.push('KeepGo');
+  if (!env.CAPTCHA_SECRET) missing.push('Turnstile');
+  if (env.OFFERWALLS_SANDBOX !== 'false') {
+    const providers = path.join(root, 'services/webhooks/dist/postbacks/providers/index.js');
+    const { OFFERWALL_PROVIDERS } = createRequire(import.meta.url)(providers);
+    for (const wall of Object.values(OFFERWALL_PROVIDERS)) if (Object.values(wall.credentials).every((v) => !env[v])) missing.push(wall.name);
+  }
+  return missing;
+}
+const emulated = env.SANDBOXES_URL ? [] : providersWithoutCredentials();
+const sandboxesPort = SANDBOXES_DEFAULT_PORT + offset;
+const sandboxesEnv = { ...env, PORT: String(sandboxesPort) };
+if (emulated.length > 0) env.SANDBOXES_URL = `http://127.0.0.1:${sandboxesPort}`;
+
 const ports = [];
+if (emulated.length > 0) {
+  launch('sandboxes', 0);
+  ports.push(`sandboxes ${sandboxesPort}`);
+}
 for (const name of services) {
   const count = name === 'gateway' ? 1 : replicas;
   for (let r = 0; r < count; r++) {
@@ -178,6 +206,7 @@ if (services.includes('webhooks') && replicas > 1) {
 
 const where = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
 console.log(`starting ${services.join(', ')}${replicas > 1 ? `, ${replicas} replicas of each backend service` : ''} — the app will be at ${where}`);
+if (emulated.length > 0) console.log(`no credentials for ${emulated.join(', ')}: the provider emulators (sandboxes) run at ${env.SANDBOXES_URL}`);
 if (moved) console.log(`HTTP ports (health, /metrics): ${ports.join(', ')}`);
 
 function stop(code = 0) {

@@ -36,6 +36,9 @@ const rel = (p) => path.relative(root, p) || p;
 
 /** The backend services and their own HTTP port (health, and the API for the gateway). */
 const SERVICES = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, payments: 3104, notifications: 3105, webhooks: 3106 };
+/** Processes compose runs and Kubernetes does not: the provider emulators (sandboxes/, never production). */
+const COMPOSE_ONLY = { sandboxes: 3107 };
+const PORTS = { ...SERVICES, ...COMPOSE_ONLY };
 const INFRA = ['postgres', 'rabbitmq', 'redis'];
 const AUTOSCALED = ['gateway', 'webhooks', 'rewards'];
 
@@ -50,12 +53,13 @@ const ADDRESS_SETTINGS = {
   AMQP_URL: 'infra',
   REDIS_URL: 'infra',
   WEBHOOKS_URL: 'internal', // gateway → webhooks
-  SANDBOX_POSTBACK_URL: 'sandbox', // webhooks' emulated walls → the gateway's /webhooks
-  STRIPE_WEBHOOK_URL: 'sandbox', // payments' Stripe emulator → the gateway's /webhooks/stripe
-  CAPTCHA_VERIFY_URL: 'sandbox', // the gateway → its own captcha emulator (live: Turnstile's default)
+  SANDBOXES_URL: 'sandbox', // gateway, payments, esim → the provider emulators (the sandboxes process)
+  OFFERWALLS_POSTBACK_URL: 'sandbox', // the emulated walls → the gateway's /webhooks
+  STRIPE_WEBHOOK_URL: 'sandbox', // the Stripe emulator → the gateway's /webhooks/stripe
+  CAPTCHA_VERIFY_URL: 'provider', // live Turnstile; the sandbox one is at SANDBOXES_URL
   PUBLIC_URL: 'public', // the users' address: links, CSRF origin, what providers call
-  KEEPGO_BASE_URL: 'provider', // live KeepGo; the sandbox is in the same process
-  STRIPE_API_HOST: 'provider', // live Stripe; the sandbox is in the same process
+  KEEPGO_BASE_URL: 'provider', // live KeepGo; the sandbox one is at SANDBOXES_URL
+  STRIPE_API_HOST: 'provider', // live Stripe; the sandbox one is at SANDBOXES_URL
   SMTP_HOST: 'provider', // the mail server (compose: mailpit)
 };
 const REQUIRED = { compose: ['infra', 'internal', 'sandbox'], k8s: ['infra', 'internal'] };
@@ -69,19 +73,20 @@ const ok = (msg) => passed.push(msg);
 
 require(path.join(root, 'libs/testing/ts-register.cjs'));
 const { loadConfig } = require('@esim/platform');
+const configFile = (name) => (name in COMPOSE_ONLY ? path.join(root, name, 'src/config.ts') : path.join(root, 'services', name, 'src/config.ts'));
 const configSchemas = Object.fromEntries(
-  Object.keys(SERVICES).map((name) => {
-    const mod = require(path.join(root, 'services', name, 'src/config.ts'));
+  Object.keys(PORTS).map((name) => {
+    const mod = require(configFile(name));
     const schema = Object.entries(mod).find(([key]) => /ConfigSchema$/.test(key))?.[1];
-    if (!schema) throw new Error(`services/${name}/src/config.ts exports no *ConfigSchema`);
+    if (!schema) throw new Error(`${rel(configFile(name))} exports no *ConfigSchema`);
     return [name, schema];
   }),
 );
 const settingsOf = (service) => Object.keys(configSchemas[service].shape);
 
-for (const [service] of Object.entries(SERVICES)) {
+for (const [service] of Object.entries(PORTS)) {
   for (const key of settingsOf(service).filter((k) => /_(URL|HOST)$/.test(k))) {
-    if (!(key in ADDRESS_SETTINGS)) fail(`services/${service}/src/config.ts`, `${key} names an address: classify it in ADDRESS_SETTINGS (scripts/validate-deploy.mjs) and give it its deployment values`);
+    if (!(key in ADDRESS_SETTINGS)) fail(rel(configFile(service)), `${key} names an address: classify it in ADDRESS_SETTINGS (scripts/validate-deploy.mjs) and give it its deployment values`);
   }
 }
 const serviceDirs = fs.readdirSync(path.join(root, 'services')).filter((d) => fs.existsSync(path.join(root, 'services', d, 'src/main.ts')));
@@ -113,7 +118,7 @@ function checkAddresses(where, service, env, platform, hosts) {
       continue;
     }
     const host = url.hostname;
-    const own = String(SERVICES[service]);
+    const own = String(PORTS[service]);
     if (['localhost', '127.0.0.1', '::1', '[::1]'].includes(host)) {
       // Loopback can only mean the container itself: allowed for a route of its own port.
       if ((url.port || '80') !== own) fail(where, `${key}=${value} points at loopback, which inside a container is ${service} itself`);
@@ -189,7 +194,19 @@ function validateCompose() {
     checkAddresses(`${where} ${name}`, name, env, 'compose', hosts);
     checkConfig(`${where} ${name}`, name, env);
   }
-  if (!problems.some((p) => p.startsWith(where))) ok(`${where}: every service runs, health-checked, with its addresses set and a configuration it accepts`);
+  for (const [name, port] of Object.entries(COMPOSE_ONLY)) {
+    const svc = services[name];
+    if (!svc) {
+      fail(where, `no ${name} service`);
+      continue;
+    }
+    const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
+    if (!JSON.stringify(svc.healthcheck?.test ?? '').includes(`:${port}/health/ready`)) fail(`${where} ${name}`, `the health check must ask /health/ready on port ${port}`);
+    if (svc.depends_on?.postgres?.condition !== 'service_healthy') fail(`${where} ${name}`, 'must wait for postgres to be healthy');
+    checkAddresses(`${where} ${name}`, name, env, 'compose', hosts);
+    checkConfig(`${where} ${name}`, name, env);
+  }
+  if (!problems.some((p) => p.startsWith(where))) ok(`${where}: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept`);
 }
 
 // --- deploy/k8s ------------------------------------------------------------------------------

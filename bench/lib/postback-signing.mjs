@@ -18,7 +18,7 @@ export function postbackSigner(provider, signingOrigin) {
   let credentials;
   try {
     const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/webhooks/dist/postbacks/providers/index.js'));
-    const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/sandbox/sandbox-credentials.js'));
+    const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/offerwalls/sandbox-credentials.js'));
     wall = OFFERWALL_PROVIDERS[provider];
     if (!wall) throw new Error(`unknown BENCH_PROVIDER ${provider}: one of ${Object.keys(OFFERWALL_PROVIDERS).join(', ')}`);
     credentials = sandboxCredentials(provider);

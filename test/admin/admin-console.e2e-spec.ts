@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ADMIN_EXPORT_COLUMNS, NEXT_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
-import { KeepGoEmulatorFaults } from '../../services/esim/src/keepgo/sandbox/keepgo-emulator-faults';
+import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import { runAdminCommand } from '../../services/identity/src/cli/admin-command';
 import en from '../../services/notifications/src/templates/locales/en.json';
 import pt from '../../services/notifications/src/templates/locales/pt.json';
@@ -108,7 +108,7 @@ describe('the admin console', () => {
     });
     expect(ok.json().lines.data.sim_cards.total).toBeGreaterThanOrEqual(1);
 
-    const faults = sys.apps.esim!.get(KeepGoEmulatorFaults);
+    const faults = sys.sandboxes.app.get(KeepGoEmulatorFaults);
     faults.set({ mode: 'fail', path: 'GET /lines' });
     try {
       const down = await boss.client.get('/api/admin/keepgo/test');

@@ -1,6 +1,6 @@
 import { OperatorQueueResponse } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
-import { KeepGoEmulatorFaults } from '../../services/esim/src/keepgo/sandbox/keepgo-emulator-faults';
+import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import es from '../../services/notifications/src/templates/locales/es.json';
 import { refundIdempotencyKey } from '../../services/payments/src/refunds/purchase-resolutions';
 import { confirmPurchase, createPayment, payWithVisa, serverStripe } from '../purchases/purchases-support';
@@ -30,7 +30,7 @@ describe('the operator queue', () => {
   beforeAll(async () => {
     // One provider attempt: an unreachable provider turns a redemption into manual transfer at once.
     sys = await startAdminSystem(`${BOSS},${OPS}`, { withPayments: true, env: { ESIM_PROVISIONING_ATTEMPTS: '1', PURCHASE_CONFIRM_WAIT_MS: '15000' } });
-    faults = sys.apps.esim!.get(KeepGoEmulatorFaults);
+    faults = sys.sandboxes.app.get(KeepGoEmulatorFaults);
     [boss, ops, ana] = await Promise.all([
       signUpRedeemer(sys, { email: BOSS, name: 'Boss' }),
       signUpRedeemer(sys, { email: OPS, name: 'Ops' }),
@@ -175,12 +175,13 @@ describe('the operator queue', () => {
     expect(refundId).toMatch(/^re_/);
 
     const payments = sys.ns.schema('payments');
+    const stripeSandbox = sys.sandboxes.schema('stripe');
     const refunds = await sql<{ id: string; amount: number }>(
-      `SELECT id, (data->>'amount')::int AS amount FROM "${payments}".sandbox_stripe_objects WHERE object = 'refund' AND data->>'payment_intent' = $1`,
+      `SELECT id, (data->>'amount')::int AS amount FROM "${stripeSandbox}".sandbox_stripe_objects WHERE object = 'refund' AND data->>'payment_intent' = $1`,
       [payment.paymentIntentId],
     );
     expect(refunds).toEqual([{ id: refundId, amount: 499 }]);
-    const keys = await sql<{ key: string }>(`SELECT key FROM "${payments}".sandbox_stripe_idempotency_keys WHERE key LIKE $1`, [`%:${refundIdempotencyKey(payment.purchaseId)}`]);
+    const keys = await sql<{ key: string }>(`SELECT key FROM "${stripeSandbox}".sandbox_stripe_idempotency_keys WHERE key LIKE $1`, [`%:${refundIdempotencyKey(payment.purchaseId)}`]);
     expect(keys).toHaveLength(1);
     // Asked again with our key (a retry after a lost answer), Stripe answers the same refund.
     const again = await serverStripe(sys).refunds.create(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN_EXPORT_COLUMNS, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
-import { KeepGoEmulatorFaults } from '../../services/esim/src/keepgo/sandbox/keepgo-emulator-faults';
+import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import { csvLines } from '../admin/admin-support';
 import { claimGift, credit, DEMO_ICCID, ledgerBalance, PASSING_CAPTCHA, redeem, topUp } from '../redemption/redemption-support';
 import { wcagViolations } from '../support/axe';
@@ -57,7 +57,7 @@ describe('web app: the admin console', () => {
     // Sam's redemption meets an unreachable provider: it waits for a person, points reserved.
     await credit(sys, sam.id, 1000);
     expect((await sam.client.post('/api/verify-captcha', { token: PASSING_CAPTCHA })).status).toBe(200);
-    const faults = sys.apps.esim!.get(KeepGoEmulatorFaults);
+    const faults = sys.sandboxes.app.get(KeepGoEmulatorFaults);
     faults.set({ mode: 'fail' });
     const res = await redeem(sam.client, topUp(DEMO_ICCID, '1GB'));
     faults.reset();

@@ -51,7 +51,7 @@ describe('the deployment files', () => {
     const { code, out } = await validate();
     expect(out).toContain('Dockerfile: FROM ${BASE_IMAGE} (a build argument), every workspace installed');
     expect(out).toContain('docker-compose.yml: valid against the Compose Specification schema');
-    expect(out).toContain('docker-compose.yml: every service runs, health-checked, with its addresses set and a configuration it accepts');
+    expect(out).toContain('docker-compose.yml: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept');
     expect(out).toMatch(/deploy\/k8s: \d+ objects valid against the Kubernetes schemas/);
     expect(out).toContain('HPAs for gateway, webhooks, rewards');
     expect(code).toBe(0);
@@ -70,8 +70,9 @@ describe('the deployment files', () => {
   it('fail for a compose file whose containers would call themselves, or would not start', async () => {
     const file = composeWith((c) => {
       delete c.services.gateway.environment.WEBHOOKS_URL;
-      c.services.payments.environment.STRIPE_WEBHOOK_URL = 'http://localhost:3000/webhooks/stripe';
-      c.services.webhooks.environment.SANDBOX_POSTBACK_URL = 'http://gatway:3000';
+      c.services.sandboxes.environment.STRIPE_WEBHOOK_URL = 'http://localhost:3000/webhooks/stripe';
+      c.services.sandboxes.environment.OFFERWALLS_POSTBACK_URL = 'http://gatway:3000';
+      delete c.services.payments.environment.SANDBOXES_URL;
       delete c.services.identity.environment.VERIFICATION_CODE_SECRET;
       delete c.services.notifications;
       c.services.rewards.ports = 3102;
@@ -79,8 +80,9 @@ describe('the deployment files', () => {
     const { code, out } = await validate({ COMPOSE_FILE: file });
     expect(code).toBe(1);
     expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
-    expect(out).toContain("payments: STRIPE_WEBHOOK_URL=http://localhost:3000/webhooks/stripe points at loopback, which inside a container is payments itself");
-    expect(out).toContain('webhooks: SANDBOX_POSTBACK_URL=http://gatway:3000: no compose service is named gatway');
+    expect(out).toContain('sandboxes: STRIPE_WEBHOOK_URL=http://localhost:3000/webhooks/stripe points at loopback, which inside a container is sandboxes itself');
+    expect(out).toContain('sandboxes: OFFERWALLS_POSTBACK_URL=http://gatway:3000: no compose service is named gatway');
+    expect(out).toContain('payments: SANDBOXES_URL (sandbox address) is not set');
     expect(out).toMatch(/identity: the identity service would refuse to start: .*VERIFICATION_CODE_SECRET/);
     expect(out).toContain('no notifications service');
     expect(out).toMatch(/compose schema: \/services\/rewards\/ports must be array/);

@@ -55,9 +55,9 @@ describe('captcha in sandbox mode (no CAPTCHA_SECRET): the siteverify adapter ag
     expect(asForm.status).toBe(415);
   });
 
-  it('the emulator speaks siteverify: form-encoded secret and response in, JSON with error codes out', async () => {
+  it('the emulator (the sandboxes app) speaks siteverify: form-encoded secret and response in, JSON with error codes out', async () => {
     const siteverify = (fields: Record<string, string>) =>
-      fetch(`${sys.url}/sandbox/captcha/siteverify`, { method: 'POST', body: new URLSearchParams(fields) }).then((r) => r.json());
+      fetch(`${sys.sandboxes.url}/captcha/siteverify`, { method: 'POST', body: new URLSearchParams(fields) }).then((r) => r.json());
     const secret = '1x0000000000000000000000000000000AA';
     expect(await siteverify({ secret, response: 'XXXX.DUMMY.TOKEN.XXXX', remoteip: '203.0.113.1' })).toMatchObject({
       success: true,
@@ -70,6 +70,8 @@ describe('captcha in sandbox mode (no CAPTCHA_SECRET): the siteverify adapter ag
     });
     expect(await siteverify({ secret })).toEqual({ success: false, 'error-codes': ['missing-input-response'] });
     expect(await siteverify({ response: 'x' })).toEqual({ success: false, 'error-codes': ['missing-input-secret'] });
+    // Not through the public edge: only the gateway's server-side calls reach it.
+    expect((await fetch(`${sys.url}/sandbox/captcha/siteverify`, { method: 'POST', body: new URLSearchParams({ secret, response: 'x' }) })).status).toBe(404);
   });
 });
 

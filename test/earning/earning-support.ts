@@ -4,7 +4,7 @@ import { TestMailServer, waitFor } from '@esim/testing';
 import { DataSource } from 'typeorm';
 import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
 import type { Credentials, EmulatedPostback } from '../../services/webhooks/src/postbacks/providers/offerwall-provider';
-import { sandboxCredentials } from '../../services/webhooks/src/sandbox/sandbox-credentials';
+import { sandboxCredentials } from '../../services/webhooks/src/offerwalls/sandbox-credentials';
 import { viewSettled } from '../live/live-support';
 import { signUp, SignedUpUser } from '../support/accounts';
 import type { HttpClient } from '../support/http-client';

@@ -1,4 +1,4 @@
-import { OFFERWALL_IDS, SIGNUP_BONUS_POINTS } from '@esim/contracts';
+import { OFFERWALL_IDS, SANDBOX_SIGNED_IN_USER_HEADER, SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import type { SignedUpUser } from '../support/accounts';
 import { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
@@ -87,9 +87,13 @@ describe('sandbox offer walls', () => {
   it('refuses a visitor, a wall opened for another user, and reversing another user’s transaction', async () => {
     const wall = await wallOf(client, 'cpx');
     expect((await sys.client().get(wall.embed.url)).status).toBe(401);
+    // Only the gateway says who is signed in: a client naming someone in that header is not believed.
+    const claimed = { headers: { [SANDBOX_SIGNED_IN_USER_HEADER]: user.id } };
+    expect((await sys.client().get(wall.embed.url, claimed)).status).toBe(401);
     const other = sys.client();
     await signUpEarner(other, sys.mail, {}, sys);
     expect((await other.get(wall.embed.url)).status).toBe(403);
+    expect((await other.get(wall.embed.url, claimed)).status).toBe(403);
     const stolen = await form(other, '/sandbox/offerwalls/cpx/complete', { uid: wall.uid, offerId: 'sbx-survey' });
     expect(stolen.status).toBe(403);
     expect((await form(client, '/sandbox/offerwalls/cpx/complete', { uid: wall.uid, offerId: 'no-such-offer' })).status).toBe(404);
@@ -99,6 +103,14 @@ describe('sandbox offer walls', () => {
     const hijack = await form(other, '/sandbox/offerwalls/cpx/reverse', { uid: (await wallOf(other, 'cpx')).uid, transactionId });
     expect(hijack.headers.get('location')).toMatch(/notice=refused$/);
     expect(await points()).toBe(SIGNUP_BONUS_POINTS + 25);
+  });
+
+  it('serves only the browser-facing emulators through the app’s address: not KeepGo’s API, not siteverify', async () => {
+    const visitor = sys.client();
+    expect((await visitor.get('/sandbox/keepgo/api/v2/lines')).status).toBe(404);
+    expect((await visitor.get('/sandbox/keepgo/_control')).status).toBe(404);
+    expect((await visitor.post('/sandbox/captcha/siteverify', {})).status).toBe(404);
+    expect((await visitor.get('/sandbox/offerwalls/no-such-wall?uid=x')).status).toBe(400);
   });
 
   it('answers 401 to a visitor on the earning routes', async () => {

@@ -9,7 +9,7 @@ import { Ledger1732061000000 } from '../../services/rewards/src/migrations/17320
 import { Earning1732061000001 } from '../../services/rewards/src/migrations/1732061000001-earning';
 import { startWebhooks } from '../../services/webhooks/src/app';
 import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
-import { sandboxCredentials } from '../../services/webhooks/src/sandbox/sandbox-credentials';
+import { sandboxCredentials } from '../../services/webhooks/src/offerwalls/sandbox-credentials';
 import { postbackFor } from './earning-support';
 
 /**

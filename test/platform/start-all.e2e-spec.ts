@@ -2,14 +2,17 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { DEFAULT_HTTP_PORTS as PORTS, SERVICES } from '@esim/contracts';
+import { DEFAULT_HTTP_PORTS, SANDBOXES_DEFAULT_PORT, SERVICES as PRODUCT_SERVICES } from '@esim/contracts';
 import { TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
 import { isFree, SPARE_PORTS } from '../support/ports';
 
 const root = path.resolve(__dirname, '../..');
+/** What npm start runs with no provider credentials: every service, and the provider emulators. */
+const SERVICES = [...PRODUCT_SERVICES, 'sandboxes'] as const;
+const PORTS: Record<(typeof SERVICES)[number], number> = { ...DEFAULT_HTTP_PORTS, sandboxes: SANDBOXES_DEFAULT_PORT };
 
 /**
- * A PORT_OFFSET whose seven ports are free here, so the run cannot meet a product already running,
+ * A PORT_OFFSET whose ports (every service's and the emulators') are free here, so the run cannot meet a product already running,
  * all among the spare ports (test/support/ports.ts): a port in the ephemeral range that was free
  * when checked could be taken before the service listens (EADDRINUSE, seen in a CI run).
  */

@@ -14,12 +14,12 @@ import type { System } from '../support/system';
 
 export const portOf = (app: INestApplication | undefined): number => (app!.getHttpServer().address() as AddressInfo).port;
 
-/** The Stripe SDK as the server uses it: the sandbox secret key, against the emulator in payments. */
+/** The Stripe SDK as the server uses it: the sandbox secret key, against the emulator (the sandboxes app). */
 export function serverStripe(sys: System): Stripe {
   return new Stripe(SANDBOX_SECRET_KEY, {
     apiVersion: STRIPE_API_VERSION,
     host: '127.0.0.1',
-    port: portOf(sys.apps.payments),
+    port: portOf(sys.sandboxes.app),
     protocol: 'http',
     maxNetworkRetries: 0,
   });
@@ -81,9 +81,9 @@ export async function sendWebhook(
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
-/** Test controls of the KeepGo emulator in the esim service (fail, reset, request counts). */
+/** Test controls of the KeepGo emulator (the sandboxes app: fail, reset, request counts). */
 export async function keepGoControl(sys: System, body: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`http://127.0.0.1:${portOf(sys.apps.esim)}${KEEPGO_SANDBOX_PATH}/_control`, {
+  const res = await fetch(`${sys.sandboxes.url}${KEEPGO_SANDBOX_PATH}/_control`, {
     method: body && Object.keys(body).length ? 'POST' : 'GET',
     headers: { 'content-type': 'application/json', apiKey: KEEPGO_SANDBOX_API_KEY, accessToken: KEEPGO_SANDBOX_ACCESS_TOKEN },
     body: body && Object.keys(body).length ? JSON.stringify(body) : undefined,

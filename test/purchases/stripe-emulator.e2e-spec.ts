@@ -7,7 +7,7 @@ import { browserConfirm, catchStripeWebhooks, formEncode, portOf, serverStripe }
 
 
 /**
- * The Stripe emulator on its own: the official SDK against the payments service's port (as the
+ * The Stripe emulator on its own: the official SDK against the sandboxes app (as the
  * server uses it), the publishable-key calls through the app's origin (as the card form uses
  * them), and the signed webhooks it sends, caught here at STRIPE_WEBHOOK_URL.
  */
@@ -93,10 +93,10 @@ describe('Stripe emulator', () => {
         code: 'parameter_unknown',
         param: 'colour',
       });
-      const wrongKey = new Stripe('sk_test_wrong_key_0000000000', { host: '127.0.0.1', port: portOf(sys.apps.payments), protocol: 'http', maxNetworkRetries: 0 });
+      const wrongKey = new Stripe('sk_test_wrong_key_0000000000', { host: '127.0.0.1', port: portOf(sys.sandboxes.app), protocol: 'http', maxNetworkRetries: 0 });
       await expect(wrongKey.paymentIntents.create({ amount: 100, currency: 'usd' })).rejects.toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401 });
 
-      const raw = await fetch(`http://127.0.0.1:${portOf(sys.apps.payments)}/v1/charges`, { headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}` } });
+      const raw = await fetch(`${sys.sandboxes.url}/v1/charges`, { headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}` } });
       expect(raw.status).toBe(404);
       expect(await raw.json()).toEqual({ error: { type: 'invalid_request_error', message: expect.stringContaining('Unrecognized request URL (GET: /v1/charges)') } });
     });

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { waitFor } from '@esim/testing';
-import { KeepGoEmulatorFaults } from '../../services/esim/src/keepgo/sandbox/keepgo-emulator-faults';
+import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import type { ServiceKey, System } from '../support/system';
 import {
   balance,
@@ -40,7 +40,15 @@ describe('redemptions survive crashes', () => {
   const statementBalance = async (client: Redeemer['client']) =>
     ((await client.get('/api/points-statement?limit=100')).json().entries as Array<{ points: number }>).reduce((sum, e) => sum + e.points, 0);
   const esimDb = () => sys.apps.esim!.get(DataSource);
-  const faults = () => sys.apps.esim!.get(KeepGoEmulatorFaults);
+  const faults = () => sys.sandboxes.app.get(KeepGoEmulatorFaults);
+  /**
+   * Starts esim again. The KeepGo emulator is a process of its own (the provider's), which outlives
+   * esim: its outage ends as esim comes back, and its request counts start again from there.
+   */
+  const restartEsim = async () => {
+    faults().reset();
+    await sys.restart('esim');
+  };
   /** Stops a service as a crash would, without starting it again (sys.restart starts it). */
   const kill = async (service: ServiceKey) => {
     await sys.apps[service]!.close();
@@ -48,7 +56,7 @@ describe('redemptions survive crashes', () => {
   };
   /** What the provider carried out for our reference (the emulator's own records). */
   const providerOperations = async (redemptionId: string) =>
-    (await esimDb().query('SELECT kind, iccid FROM keepgo_sandbox_transactions WHERE idempotency_key = $1', [redemptionId])) as Array<{
+    (await sys.sandboxes.db('keepgo').query('SELECT kind, iccid FROM keepgo_sandbox_transactions WHERE idempotency_key = $1', [redemptionId])) as Array<{
       kind: string;
       iccid: string;
     }>;
@@ -76,7 +84,7 @@ describe('redemptions survive crashes', () => {
     await waitFor(() => faults().count('POST /line/create') >= 1, { what: 'the create call to hang' });
     expect(await providerOperations(redemptionId)).toEqual([]);
 
-    await sys.restart('esim');
+    await restartEsim();
 
     expect(await settled(redemptionId)).toMatchObject({ status: 'esim_activation_ready' });
     expect(await providerOperations(redemptionId)).toHaveLength(1);
@@ -101,7 +109,7 @@ describe('redemptions survive crashes', () => {
     // The dying process cannot ask the provider any more either: only the next start can resolve it.
     faults().set({ mode: 'hang' });
 
-    await sys.restart('esim');
+    await restartEsim();
 
     expect(await settled(redemptionId)).toMatchObject({ status: 'esim_activation_ready' });
     // One line at the provider for our reference, and it is the one delivered.
@@ -124,7 +132,7 @@ describe('redemptions survive crashes', () => {
     await waitFor(async () => (await providerOperations(redemptionId)).length === 1, { what: 'the provider to refill the line' });
     faults().set({ mode: 'hang' });
 
-    await sys.restart('esim');
+    await restartEsim();
 
     expect(await settled(redemptionId)).toMatchObject({ status: 'completed' });
     expect(await providerOperations(redemptionId)).toEqual([{ kind: 'refill', iccid: DEMO_ICCID }]);
@@ -142,7 +150,7 @@ describe('redemptions survive crashes', () => {
     // GET /api/user needs esim (the gift summary); the statement is rewards' alone.
     expect(await statementBalance(kim.client)).toBe(0);
 
-    await sys.restart('esim');
+    await restartEsim();
 
     expect(await settled(res.json().redemptionId)).toMatchObject({ status: 'completed' });
     expect(await providerOperations(res.json().redemptionId)).toHaveLength(1);
@@ -156,7 +164,7 @@ describe('redemptions survive crashes', () => {
     await waitFor(async () => (await providerOperations(redemptionId)).length === 1, { what: 'the provider to create the line' });
     faults().set({ mode: 'hang' });
     await kill('rewards');
-    await sys.restart('esim');
+    await restartEsim();
     // esim recovers the line and publishes the outcome while rewards is away.
     await waitFor(async () => (await outcomeEvents(redemptionId)) === 1, { what: 'the outcome event' });
 

@@ -173,7 +173,7 @@ describe('topping up an ICCID the user does not hold', () => {
 
   it("answers a refusal about someone else's existing line as it answers an unknown one; the owner hears the real reason", async () => {
     // The provider stops offering refills for the line (a deactivated line has none).
-    await esimDb().query(`UPDATE keepgo_sandbox_lines SET status = 'Deactivated' WHERE iccid = $1`, [victimLine.iccid]);
+    await sys.sandboxes.db('keepgo').query(`UPDATE keepgo_sandbox_lines SET status = 'Deactivated' WHERE iccid = $1`, [victimLine.iccid]);
     await credit(sys, mal.id, 1000);
     const stranger = await redeem(mal.client, topUp(victimLine.iccid));
     expect(stranger.status).toBe(422);

@@ -11,6 +11,7 @@ import { startNotifications } from '../../services/notifications/src/app';
 import { startPayments } from '../../services/payments/src/app';
 import { startRewards } from '../../services/rewards/src/app';
 import { startWebhooks } from '../../services/webhooks/src/app';
+import { SandboxesUnderTest, startSandboxesUnderTest } from '../../sandboxes/src/testing/sandboxes-under-test';
 import { HttpClient } from './http-client';
 import { freePort } from './ports';
 
@@ -32,6 +33,8 @@ export interface SystemOptions {
   env?: Env;
   /** Environment for the gateway only. */
   gatewayEnv?: Env;
+  /** Environment for the provider emulators only (on top of `env`). */
+  sandboxesEnv?: Env;
   serveSpa?: boolean;
 }
 
@@ -40,6 +43,8 @@ export interface System {
   ns: TestNamespace;
   mail: TestMailServer;
   apps: Partial<Record<ServiceKey | 'gateway', INestApplication>>;
+  /** The provider emulators (the sandboxes process, in this one), which every service without credentials uses. */
+  sandboxes: SandboxesUnderTest;
   client(): HttpClient;
   /** Stops one service (as a crash or a deploy would) and lets the test start it again. */
   restart(service: ServiceKey): Promise<void>;
@@ -48,8 +53,9 @@ export interface System {
 
 /**
  * Boots the real services and the gateway in this process against the real Postgres, RabbitMQ,
- * Redis and a real SMTP server, isolated in a fresh namespace. Everything talks over the broker
- * exactly as in production.
+ * Redis and a real SMTP server, isolated in a fresh namespace, with the provider emulators (the
+ * sandboxes app) on a port of their own. Everything talks over the broker exactly as in
+ * production, and to the providers over HTTP.
  */
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   if (opts.serveSpa && !existsSync(path.resolve(__dirname, '../../frontend/dist/index.html'))) {
@@ -61,7 +67,15 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const url = `http://127.0.0.1:${port}`;
   // The ingestion service keeps its port across restarts: the gateway proxies /webhooks to it.
   const webhooksPort = await freePort();
-  const shared: Env = { ...mail.env(), PUBLIC_URL: url, WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), ...opts.env };
+  let sandboxes: SandboxesUnderTest;
+  try {
+    sandboxes = await startSandboxesUnderTest(ns, { PUBLIC_URL: url, ...opts.env, ...opts.sandboxesEnv });
+  } catch (err) {
+    await mail.stop();
+    await ns.cleanup();
+    throw err;
+  }
+  const shared: Env = { ...mail.env(), PUBLIC_URL: url, WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), SANDBOXES_URL: sandboxes.url, ...opts.env };
   const apps: System['apps'] = {};
   const services = opts.services ?? ALL_SERVICES;
 
@@ -71,6 +85,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     apps.gateway = await startGateway(ns.env('gateway', { ...shared, PORT: String(port), WEBHOOKS_URL: `http://127.0.0.1:${webhooksPort}`, SERVE_SPA: opts.serveSpa ? 'true' : 'false', ...opts.gatewayEnv }));
   } catch (err) {
     await Promise.allSettled(Object.values(apps).map((a) => a!.close()));
+    await sandboxes.stop();
     await mail.stop();
     await ns.cleanup();
     throw err;
@@ -81,6 +96,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     ns,
     mail,
     apps,
+    sandboxes,
     client: () => new HttpClient(url),
     async restart(s) {
       await apps[s]?.close();
@@ -89,6 +105,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     async stop() {
       await apps.gateway?.close();
       await Promise.allSettled(services.map((s) => apps[s]?.close()));
+      await sandboxes.stop();
       await mail.stop();
       await ns.cleanup();
     },

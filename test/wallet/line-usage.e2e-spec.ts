@@ -1,6 +1,5 @@
-import { Client } from 'pg';
 import { LINE_USAGE_NOT_FOUND_MESSAGE, LINE_USAGE_UNAVAILABLE_MESSAGE } from '@esim/contracts';
-import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
+import { waitFor } from '@esim/testing';
 import { confirmPurchase, createPayment, keepGoControl, payWithVisa } from '../purchases/purchases-support';
 import { signUp } from '../support/accounts';
 import type { HttpClient } from '../support/http-client';
@@ -15,7 +14,6 @@ const DETAILS = 'GET /line/:iccid/get_details';
  */
 describe('wallet: data and validity left on a line', () => {
   let sys: System;
-  let esimDb: Client;
   let ana: HttpClient;
   let bruno: HttpClient;
   let first = '';
@@ -46,8 +44,6 @@ describe('wallet: data and validity left on a line', () => {
         KEEPGO_RETRY_BACKOFF_MS: '10',
       },
     });
-    esimDb = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema('esim')}` });
-    await esimDb.connect();
     ana = sys.client();
     bruno = sys.client();
     await signUp(ana, sys.mail, { name: 'Ana' });
@@ -56,7 +52,6 @@ describe('wallet: data and validity left on a line', () => {
     second = await buy(ana, '1GB');
   }, 90_000);
   afterAll(async () => {
-    await esimDb?.end();
     await sys?.stop();
   });
 
@@ -92,7 +87,7 @@ describe('wallet: data and validity left on a line', () => {
   });
 
   it('asks the provider again on a refresh and shows what changed', async () => {
-    await esimDb.query('UPDATE keepgo_sandbox_data_bundles SET remaining_usage_kb = $1 WHERE iccid = $2', [1000 * 1024, first]);
+    await sys.sandboxes.db('keepgo').query('UPDATE keepgo_sandbox_data_bundles SET remaining_usage_kb = $1 WHERE iccid = $2', [1000 * 1024, first]);
     const before = await detailsAsked();
     expect((await ana.get(`/api/esim-lines/${first}/usage`)).json().remainingMb).toBe(3072);
     const refreshed = (await ana.get(`/api/esim-lines/${first}/usage?refresh=true`)).json();

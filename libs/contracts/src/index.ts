@@ -11,3 +11,4 @@ export * from './ports';
 export * from './rewards';
 export * from './webhooks';
 export * from './rpc';
+export * from './sandboxes';

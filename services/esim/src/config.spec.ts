@@ -5,9 +5,10 @@ import { keepGoSettings } from './keepgo/keepgo-settings';
 const settings = (env: Record<string, string>) => keepGoSettings(loadConfig(esimConfigSchema, env));
 
 describe('esim configuration: KeepGo', () => {
-  it('emulates KeepGo without credentials, over this service’s own loopback address', () => {
-    expect(settings({})).toMatchObject({ sandbox: true, baseUrl: null, apiKey: 'keepgo-sandbox-api-key', retries: 2, timeoutMs: 10_000 });
-    expect(settings({ KEEPGO_BASE_URL: 'http://esim:3103/sandbox/keepgo/api/v2/' }).baseUrl).toBe('http://esim:3103/sandbox/keepgo/api/v2');
+  it('emulates KeepGo without credentials, at the sandboxes process (SANDBOXES_URL)', () => {
+    expect(settings({})).toMatchObject({ sandbox: true, baseUrl: 'http://127.0.0.1:3107/keepgo/api/v2', apiKey: 'keepgo-sandbox-api-key', retries: 2, timeoutMs: 10_000 });
+    expect(settings({ SANDBOXES_URL: 'http://sandboxes:3107/' }).baseUrl).toBe('http://sandboxes:3107/keepgo/api/v2');
+    expect(settings({ KEEPGO_BASE_URL: 'http://sandboxes:3107/keepgo/api/v2/' }).baseUrl).toBe('http://sandboxes:3107/keepgo/api/v2');
   });
 
   it('goes live with both credentials, at KeepGo’s address unless told otherwise', () => {

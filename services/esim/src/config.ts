@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { envInt, envList, platformConfigSchema } from '@esim/platform';
+import { envInt, envList, platformConfigSchema, sandboxesUrlSetting } from '@esim/platform';
 
 export const esimConfigSchema = platformConfigSchema
   .extend({
+    SANDBOXES_URL: sandboxesUrlSetting,
     KEEPGO_API_KEY: z
       .string()
       .optional()
       .describe(
-        'KeepGo reseller API key (the `apiKey` header). Unset, with KEEPGO_ACCESS_TOKEN: the local KeepGo emulator at /sandbox/keepgo/api/v2 is used (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).',
+        'KeepGo reseller API key (the `apiKey` header). Unset, with KEEPGO_ACCESS_TOKEN: the KeepGo emulator of the sandboxes process is used (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).',
       ),
     KEEPGO_ACCESS_TOKEN: z
       .string()
@@ -18,7 +19,7 @@ export const esimConfigSchema = platformConfigSchema
       .url()
       .optional()
       .describe(
-        "KeepGo API base including /api/v2 (default: https://myaccount.keepgo.com/api/v2; in sandbox mode, this service's own emulator over loopback, http://127.0.0.1:<HEALTH_PORT>/sandbox/keepgo/api/v2).",
+        "KeepGo API base including /api/v2 (default: https://myaccount.keepgo.com/api/v2; in sandbox mode, the emulator at SANDBOXES_URL/keepgo/api/v2).",
       ),
     KEEPGO_TIMEOUT_MS: envInt(10_000, 100).describe(
       'How long one KeepGo call may take before it is abandoned and counted as a transient failure.',

@@ -9,7 +9,7 @@ import { GiftSummaryAnnouncements } from './gifts/gift-summary-announcements';
 import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
 import { KeepGoModule } from './keepgo/keepgo.module';
 import { DataGifts1732060900000 } from './migrations/1732060900000-data-gifts';
-import { KeepGoSandbox1732060950000 } from './migrations/1732060950000-keepgo-sandbox';
+import { KeepGoSandboxMoved1737000000000 } from './migrations/1737000000000-keepgo-sandbox-moved';
 import { EsimRedemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { EsimOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
 import { EsimOwnLines1736100000000 } from './migrations/1736100000000-own-lines';
@@ -41,8 +41,8 @@ export class EsimModule {
         ServicePlatformModule.forService({
           name: 'esim',
           config,
-          entities: [DataGift, Provisioning, EsimLineRecord, ...KeepGoModule.entities],
-          migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000],
+          entities: [DataGift, Provisioning, EsimLineRecord],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000],
         }),
         KeepGoModule.register(config),
       ],

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Express } from 'express';
+import { SANDBOX_BROWSER_PREFIX } from '@esim/contracts';
 import { limitSlowClients, Metrics, ProviderDoor, serviceStarter } from '@esim/platform';
 import { GatewayConfig, gatewayConfigSchema } from './config';
 import { GatewayModule } from './gateway.module';
@@ -7,6 +8,7 @@ import { bodyParsers } from './http/body-parsers';
 import { csrfGuard, originGuard } from './http/csrf.middleware';
 import { jsonCompression } from './http/json-compression';
 import { noStore, requestContext } from './http/request-context.middleware';
+import { sandboxesProxy } from './http/sandboxes-proxy';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { INGESTED_WEBHOOKS, installWebhooksProxyInFront, webhooksForward, webhooksProxy } from './offerwalls/webhooks-proxy';
@@ -28,11 +30,15 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   // (and before the browser-facing headers, which a provider's server has no use for).
   http.use(INGESTED_WEBHOOKS, webhooksProxy(webhooks));
   http.use(securityHeaders());
+  const store = app.get(RedisStoreClass);
+  // The provider emulators' browser side streams to the sandboxes process, body untouched; the
+  // session only says who is signed in (sandboxes-proxy.ts); like every state-changing route, a page
+  // on another site is refused (originGuard). Never in production unless allowed.
+  if (config.NODE_ENV !== 'production' || config.ALLOW_SANDBOX_IN_PRODUCTION)
+    http.use(SANDBOX_BROWSER_PREFIX, originGuard(config.PUBLIC_URL), sessionMiddleware(config, store), sessionLifetime(config), sandboxesProxy(config.SANDBOXES_URL));
   http.use(bodyParsers(config.BODY_LIMIT));
   http.use('/api', jsonCompression(), noStore, csrfGuard(config.PUBLIC_URL));
-  http.use('/sandbox', originGuard(config.PUBLIC_URL));
-  const store = app.get(RedisStoreClass);
-  http.use(['/api', '/sandbox'], sessionMiddleware(config, store), sessionLifetime(config));
+  http.use('/api', sessionMiddleware(config, store), sessionLifetime(config));
   if (config.SERVE_SPA) serveSpa(http, { dir: config.SPA_DIR, publicUrl: config.PUBLIC_URL, sessionCookie: sessionCookieName(config) });
   // GET /api/user from the read model in front of Express, when nothing unusual is asked (user-view-fast-path.ts).
   UserViewFastPath.install(app, config);

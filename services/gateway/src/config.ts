@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_HTTP_PORTS } from '@esim/contracts';
-import { envBoolean, envInt, platformConfigSchema } from '@esim/platform';
+import { envBoolean, envInt, platformConfigSchema, sandboxesUrlSetting } from '@esim/platform';
 import { rateLimitSetting } from './rate-limits/rate-limit-setting';
 
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
@@ -10,6 +10,9 @@ export const gatewayConfigSchema = platformConfigSchema
   .extend({
     PORT: envInt(DEFAULT_HTTP_PORTS.gateway).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
     WEBHOOKS_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_HTTP_PORTS.webhooks}`).describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/* and /webhooks/stripe) are streamed.'),
+    SANDBOXES_URL: sandboxesUrlSetting.describe(
+      'Where the provider emulators run (the sandboxes process): the siteverify emulator without CAPTCHA_SECRET, and what /sandbox/* (the sandbox card form, the sandbox offer walls) is proxied to outside production (or with ALLOW_SANDBOX_IN_PRODUCTION).',
+    ),
     PUBLIC_URL: z.string().url().default(`http://localhost:${DEFAULT_HTTP_PORTS.gateway}`).describe('The URL users reach the app at; links in emails and the CSRF origin check use it, never the Host header.'),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET).describe('Signs the session cookie. Required in production.'),
     SESSION_IDLE_MINUTES: envInt(30, 1).describe('A session unused this long ends.'),
@@ -38,9 +41,9 @@ export const gatewayConfigSchema = platformConfigSchema
     RATE_LIMIT_ICCID_IP: rateLimitSetting('60/3600').describe('ICCID lookups (top-ups) per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts make them.'),
     RATE_LIMIT_PAYMENT_USER: rateLimitSetting('20/600').describe('Card payments started (POST /api/create-esim-payment, each a Stripe PaymentIntent) per signed-in user per window: Stripe allows an account about 100 writes a second, so unbounded creation by a few sessions would fail every buyer\'s payment.'),
     RATE_LIMIT_PAYMENT_IP: rateLimitSetting('60/600').describe('Card payments started per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts start them.'),
-    CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the local siteverify emulator at /sandbox/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
+    CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the siteverify emulator at SANDBOXES_URL/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
-    CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),
+    CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the emulator at SANDBOXES_URL).'),
     CAPTCHA_TIMEOUT_MS: envInt(5000, 100).describe('How long to wait for siteverify.'),
     USER_VIEW_MAX_AGE_SECONDS: envInt(3600, 1).describe('The live user view (the read model GET /api/user answers from) is rebuilt from the owning services at least this often, whatever events arrive.'),
     LIVE_HEARTBEAT_MS: envInt(15000, 50).describe('How often each live stream (GET /api/events) gets a keep-alive comment and its session is checked (a stream of an expired session ends then).'),

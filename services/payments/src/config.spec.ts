@@ -20,11 +20,11 @@ describe('payments configuration', () => {
     expect(() => load({ ...LIVE, STRIPE_SECRET_KEY: 'pk_live_abc' })).toThrow(/STRIPE_SECRET_KEY: must be a Stripe secret/);
   });
 
-  it('points the SDK at api.stripe.com live, at this service in sandbox, or where STRIPE_API_* says', () => {
+  it('points the SDK at api.stripe.com live, at the sandboxes process in sandbox, or where STRIPE_API_* says', () => {
     expect(stripeSettings(load(LIVE)).address).toEqual({ host: 'api.stripe.com', port: 443, protocol: 'https' });
-    const sandbox = stripeSettings(load({ PUBLIC_URL: 'https://app.example' }));
-    expect(sandbox).toMatchObject({ sandbox: true, secretKey: SANDBOX_SECRET_KEY, address: { host: null, port: null, protocol: 'http' } });
-    expect(sandbox.webhookUrl).toBe('https://app.example/webhooks/stripe');
+    expect(stripeSettings(load({}))).toMatchObject({ sandbox: true, secretKey: SANDBOX_SECRET_KEY, address: { host: '127.0.0.1', port: 3107, protocol: 'http' } });
+    expect(stripeSettings(load({ SANDBOXES_URL: 'http://sandboxes:3107' })).address).toEqual({ host: 'sandboxes', port: 3107, protocol: 'http' });
+    expect(stripeSettings(load({ ...LIVE, SANDBOXES_URL: 'http://sandboxes:3107' })).address).toEqual({ host: 'api.stripe.com', port: 443, protocol: 'https' });
     expect(stripeSettings(load({ STRIPE_API_HOST: 'stripe-emulator.internal', STRIPE_API_PORT: '12111' })).address).toEqual({
       host: 'stripe-emulator.internal',
       port: 12111,

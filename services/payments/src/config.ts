@@ -1,50 +1,34 @@
 import { z } from 'zod';
 import { PURCHASE_CONFIRM_WAIT_LIMIT_MS } from '@esim/contracts';
-import { envInt, platformConfigSchema } from '@esim/platform';
+import { envInt, platformConfigSchema, sandboxesUrlSetting } from '@esim/platform';
 
 export const paymentsConfigSchema = platformConfigSchema
   .extend({
-    PUBLIC_URL: z
-      .string()
-      .url()
-      .default('http://localhost:3000')
-      .describe('Where providers reach the gateway; the Stripe emulator sends its webhooks to PUBLIC_URL/webhooks/stripe (the ingestion service, through the gateway) unless STRIPE_WEBHOOK_URL says otherwise.'),
+    SANDBOXES_URL: sandboxesUrlSetting,
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_(live|test)_/, 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…)')
       .optional()
-      .describe('Stripe secret key. Unset: card payments go to the local Stripe emulator (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
+      .describe('Stripe secret key. Unset: card payments go to the Stripe emulator at SANDBOXES_URL (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     STRIPE_PUBLISHABLE_KEY: z
       .string()
       .regex(/^pk_(live|test)_/, 'must be a Stripe publishable key (pk_…)')
       .optional()
       .describe('Stripe publishable key the card form uses; required with STRIPE_SECRET_KEY.'),
-    STRIPE_WEBHOOK_SECRET: z
-      .string()
-      .regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)')
-      .optional()
-      .describe(
-        "Sandbox only: the secret the Stripe emulator signs its webhook events with (default: the emulator's own, which the ingestion service verifies with when its STRIPE_WEBHOOK_SECRET is unset too). Live Stripe's deliveries are verified by the ingestion service (services/webhooks).",
-      ),
     STRIPE_API_HOST: z
       .string()
       .optional()
-      .describe("Host the Stripe SDK calls (default api.stripe.com; in sandbox mode this service's own emulator, 127.0.0.1)."),
+      .describe("Host the Stripe SDK calls (default api.stripe.com; in sandbox mode SANDBOXES_URL's)."),
     STRIPE_API_PORT: z.coerce
       .number()
       .int()
       .min(1)
       .max(65535)
       .optional()
-      .describe("Port the Stripe SDK calls (default 443; in sandbox mode this service's own HTTP port)."),
-    STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional().describe('Protocol the Stripe SDK uses (default https; in sandbox mode http).'),
+      .describe("Port the Stripe SDK calls (default 443; in sandbox mode SANDBOXES_URL's)."),
+    STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional().describe("Protocol the Stripe SDK uses (default https; in sandbox mode SANDBOXES_URL's)."),
     STRIPE_TIMEOUT_MS: envInt(20_000, 100).describe('How long one Stripe API call may take.'),
     STRIPE_MAX_NETWORK_RETRIES: envInt(2, 0).describe('Retries of a failed Stripe API call by the SDK (each with the same idempotency key).'),
-    STRIPE_WEBHOOK_URL: z
-      .string()
-      .url()
-      .optional()
-      .describe('Sandbox only: where the Stripe emulator sends its signed webhook events (default PUBLIC_URL/webhooks/stripe).'),
     PURCHASE_CONFIRM_WAIT_MS: envInt(4_000, 0)
       .pipe(z.number().max(PURCHASE_CONFIRM_WAIT_LIMIT_MS))
       .describe(`How long confirming a purchase waits for the eSIM before answering "processing" (at most ${PURCHASE_CONFIRM_WAIT_LIMIT_MS}).`),

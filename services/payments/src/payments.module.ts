@@ -5,6 +5,7 @@ import { Purchases1732062000000 } from './migrations/1732062000000-purchases';
 import { PaymentsOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
 import { PaymentsReconciliation1734300000000 } from './migrations/1734300000000-reconciliation';
 import { PaymentReconciler } from './reconciliation/payment-reconciler';
+import { StripeSandboxMoved1737000000000 } from './migrations/1737000000000-stripe-sandbox-moved';
 import { OperatorQueueRpcHandler } from './refunds/operator-queue.rpc-handler';
 import { PurchaseResolutions } from './refunds/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
@@ -16,12 +17,6 @@ import { EsimPurchasesService } from './purchases/esim-purchases.service';
 import { FulfilmentService } from './purchases/fulfilment.service';
 import { ListPurchasesRpcHandler } from './purchases/list-purchases.rpc-handler';
 import { PaymentConfigRpcHandler } from './purchases/payment-config.rpc-handler';
-import { SandboxIdempotencyKeyEntity } from './stripe-sandbox/sandbox-idempotency-key.entity';
-import { SandboxStripeObjectEntity } from './stripe-sandbox/sandbox-stripe-object.entity';
-import { SandboxStripeRpcHandler } from './stripe-sandbox/sandbox-stripe.rpc-handler';
-import { SandboxWebhookSender } from './stripe-sandbox/sandbox-webhook-sender.service';
-import { StripeEmulatorController } from './stripe-sandbox/stripe-emulator.controller';
-import { StripeEmulatorService } from './stripe-sandbox/stripe-emulator.service';
 import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
@@ -37,8 +32,8 @@ export class PaymentsModule {
         ServicePlatformModule.forService({
           name: 'payments',
           config,
-          entities: [EsimPurchaseEntity, SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity],
-          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000],
+          entities: [EsimPurchaseEntity],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000],
         }),
       ],
       controllers: [
@@ -46,10 +41,7 @@ export class PaymentsModule {
         ConfirmPurchaseRpcHandler,
         ListPurchasesRpcHandler,
         PaymentConfigRpcHandler,
-        SandboxStripeRpcHandler,
         OperatorQueueRpcHandler,
-        // The emulator's HTTP API exists only in sandbox mode (its RPC relay then answers 404).
-        ...(stripe.sandbox ? [StripeEmulatorController] : []),
       ],
       providers: [
         { provide: STRIPE_SETTINGS, useValue: stripe },
@@ -58,8 +50,6 @@ export class PaymentsModule {
         EsimPurchasesService,
         PurchaseResolutions,
         FulfilmentService,
-        StripeEmulatorService,
-        SandboxWebhookSender,
         EsimIssuedEventHandler,
         EsimFailedEventHandler,
         StripeEventAcceptedEventHandler,

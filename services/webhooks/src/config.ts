@@ -53,15 +53,8 @@ export const webhooksConfigSchema = platformConfigSchema
     'How often each replica deletes refused deliveries past REFUSED_DELIVERY_RETENTION_HOURS (replicas pruning at once take different rows).',
   ),
   BODY_LIMIT: z.string().default('64kb').describe('Largest callback body accepted (form or JSON).'),
-  SANDBOX_POSTBACK_URL: z
-    .string()
-    .url()
-    .optional()
-    .describe(
-      'Where the sandbox offer walls send their postbacks (default: this service on 127.0.0.1, at the port it listens on). They sign the URL under PUBLIC_URL, as a provider behind the public address would.',
-    ),
   OFFERWALLS_SANDBOX: envBoolean(true).describe(
-    'Emulate every offer wall that has no credentials (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).',
+    'Emulate every offer wall that has no credentials: it is embedded from PUBLIC_URL/sandbox/offerwalls (the sandboxes process, through the gateway) and its postbacks are verified with the public sandbox credentials (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).',
   ),
   POSTBACK_MAX_POINTS: envInt(50_000, 1).describe('Largest reward one postback may credit; a larger credit is rejected and recorded.'),
 

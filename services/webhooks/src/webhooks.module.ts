@@ -15,8 +15,6 @@ import { RefusedDeliveriesPruner } from './refused-deliveries/refused-deliveries
 import { RefusedDeliveryGate } from './refused-deliveries/refused-delivery-gate.service';
 import { WebhookTransaction } from './postbacks/webhook-transaction.entity';
 import { WebhookTransactions } from './postbacks/webhook-transactions.service';
-import { OfferwallEmulator } from './sandbox/offerwall-emulator';
-import { SandboxRpcHandler } from './sandbox/sandbox.rpc-handler';
 import { StripeEventRefusedEventHandler } from './stripe/stripe-event-refused.event-handler';
 import { StripeWebhookController } from './stripe/stripe-webhook.controller';
 import { StripeWebhookIngestion } from './stripe/stripe-webhook-ingestion.service';
@@ -42,7 +40,7 @@ export class WebhooksModule {
           migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000, WebhooksRefusedDeliveries1735900000000],
         }),
       ],
-      controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler, SandboxRpcHandler],
+      controllers: [PostbacksController, StripeWebhookController, OfferwallsRpcHandler],
       providers: [
         { provide: OfferwallSettings, useValue: offerwalls },
         { provide: StripeWebhookSettings, useValue: StripeWebhookSettings.fromConfig(config) },
@@ -53,7 +51,6 @@ export class WebhooksModule {
         RegisteredUsers,
         PostbackIngestion,
         StripeWebhookIngestion,
-        OfferwallEmulator,
         UserRegisteredEventHandler,
         AccountDeletedEventHandler,
         OfferwallPostbackRefusedEventHandler,

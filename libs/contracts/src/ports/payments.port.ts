@@ -8,7 +8,7 @@ import { defineServicePort } from './service-port';
 
 /**
  * Card purchases: Stripe PaymentIntents, the Stripe events the ingestion service accepted (and
- * those it could not apply, reported back), the Stripe emulator, and the eSIM each payment buys.
+ * those it could not apply, reported back), and the eSIM each payment buys.
  */
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],

@@ -1,5 +1,5 @@
 /**
- * The Stripe emulator's webhook signing secret (services/payments/src/stripe-sandbox): public by
+ * The Stripe emulator's webhook signing secret (sandboxes/src/stripe): public by
  * design, it only ever signs the local sandbox's events. The emulator signs with it, and the
  * ingestion service verifies with it, whenever STRIPE_WEBHOOK_SECRET is unset.
  */

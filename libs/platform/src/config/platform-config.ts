@@ -1,3 +1,4 @@
+import { SANDBOXES_DEFAULT_URL } from '@esim/contracts';
 import { z } from 'zod';
 import { envBoolean, envInt } from './load-config';
 
@@ -36,3 +37,14 @@ export const platformConfigSchema = z.object({
   ALLOW_SANDBOX_IN_PRODUCTION: envBoolean(false).describe('Lets production run a provider sandbox (demo deployments only).'),
 });
 export type PlatformConfig = z.infer<typeof platformConfigSchema>;
+
+/**
+ * The provider emulators (the sandboxes process, sandboxes/; `npm start` runs it when a provider has
+ * no credentials): a service whose provider has no credentials sends it there instead, through the
+ * same adapter and settings as to the real provider. For the services that have a provider.
+ */
+export const sandboxesUrlSetting = z
+  .string()
+  .url()
+  .default(SANDBOXES_DEFAULT_URL)
+  .describe('Where the provider emulators run (the sandboxes process): the default base URL of every provider that has no credentials.');

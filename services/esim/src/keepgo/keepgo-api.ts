@@ -5,9 +5,8 @@
  */
 
 export const KEEPGO_LIVE_BASE_URL = 'https://myaccount.keepgo.com/api/v2';
-/** Where the emulator is mounted on the esim service's own HTTP server. */
-export const KEEPGO_SANDBOX_PATH = '/sandbox/keepgo';
-export const KEEPGO_SANDBOX_API_PATH = `${KEEPGO_SANDBOX_PATH}/api/v2`;
+/** Where the emulator is served by the sandboxes process (SANDBOXES_URL). */
+export { SANDBOX_KEEPGO_PATH as KEEPGO_SANDBOX_PATH, SANDBOX_KEEPGO_API_PATH as KEEPGO_SANDBOX_API_PATH } from '@esim/contracts';
 /** Credentials the emulator accepts; they are public, like every sandbox secret in this repository. */
 export const KEEPGO_SANDBOX_API_KEY = 'keepgo-sandbox-api-key';
 export const KEEPGO_SANDBOX_ACCESS_TOKEN = 'keepgo-sandbox-access-token';

@@ -1,6 +1,4 @@
-import { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import type {
   AccountBalance,
   CompletedRefill,
@@ -15,7 +13,6 @@ import type {
 } from './esim-provider';
 import { EsimProviderException } from './esim-provider.exception';
 import {
-  KEEPGO_SANDBOX_API_PATH,
   KeepGoAccountBalanceAnswer,
   KeepGoAvailableRefillsAnswer,
   KeepGoBundle,
@@ -51,10 +48,7 @@ export class KeepGoEsimProvider implements EsimProvider {
   private readonly lineLocks = new Map<string, Promise<unknown>>();
   readonly sandbox: boolean;
 
-  constructor(
-    @Inject(KEEPGO_SETTINGS) private readonly settings: KeepGoSettings,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {
+  constructor(@Inject(KEEPGO_SETTINGS) private readonly settings: KeepGoSettings) {
     this.sandbox = settings.sandbox;
     this.http = new KeepGoHttpClient({
       baseUrl: () => this.baseUrl(),
@@ -64,14 +58,9 @@ export class KeepGoEsimProvider implements EsimProvider {
     });
   }
 
-  /** The configured base, or this service's own emulator over loopback once its server listens. */
+  /** The configured base: live KeepGo, or the emulator in the sandboxes process. */
   baseUrl(): string {
-    if (this.settings.baseUrl) return this.settings.baseUrl;
-    const address = this.adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
-    if (!address || typeof address === 'string') {
-      throw new EsimProviderException('unavailable', 'KeepGo API unavailable: the local emulator is not listening yet');
-    }
-    return `http://127.0.0.1:${address.port}${KEEPGO_SANDBOX_API_PATH}`;
+    return this.settings.baseUrl;
   }
 
   async createLine(request: CreateLineRequest): Promise<ProvisionedLine> {

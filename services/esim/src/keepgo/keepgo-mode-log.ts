@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { KEEPGO_SANDBOX_API_PATH } from './keepgo-api';
 import { KEEPGO_SETTINGS, KeepGoSettings } from './keepgo-settings';
 
 /** Says loudly, at start-up, when KeepGo is emulated. */
@@ -11,9 +10,8 @@ export class KeepGoModeLog implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (this.settings.sandbox) {
-      const where = this.settings.baseUrl ?? `this service's own HTTP port, ${KEEPGO_SANDBOX_API_PATH}`;
       this.log.warn(
-        `SANDBOX: no KEEPGO_API_KEY/KEEPGO_ACCESS_TOKEN, KeepGo is EMULATED locally (${where}); its eSIMs are not real. Not for real users.`,
+        `SANDBOX: no KEEPGO_API_KEY/KEEPGO_ACCESS_TOKEN, KeepGo is EMULATED by the sandboxes process (${this.settings.baseUrl}); its eSIMs are not real. Not for real users.`,
       );
     } else {
       this.log.log(`KeepGo is live at ${this.settings.baseUrl}`);

@@ -1,19 +1,16 @@
 import type { EsimConfig } from '../config';
-import { KEEPGO_LIVE_BASE_URL, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY } from './keepgo-api';
+import { KEEPGO_LIVE_BASE_URL, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_API_PATH } from './keepgo-api';
 
 export const KEEPGO_SETTINGS = Symbol('KEEPGO_SETTINGS');
 
 /** How the adapter reaches KeepGo, decided once at start-up from the configuration. */
 export interface KeepGoSettings {
-  /** No credentials: the emulator mounted in this service answers, with its public sandbox credentials. */
+  /** No credentials: the emulator (the sandboxes process) answers, with its public sandbox credentials. */
   sandbox: boolean;
   apiKey: string;
   accessToken: string;
-  /**
-   * The API base including /api/v2; null means "this service's own emulator over loopback", whose
-   * port is only known once the HTTP server listens (HEALTH_PORT may be 0).
-   */
-  baseUrl: string | null;
+  /** The API base including /api/v2. */
+  baseUrl: string;
   timeoutMs: number;
   retries: number;
   retryBackoffMs: number;
@@ -24,7 +21,7 @@ export interface KeepGoSettings {
 }
 
 /**
- * Live KeepGo when both credentials are set; otherwise the emulator. Production without
+ * Live KeepGo when both credentials are set; otherwise the emulator at SANDBOXES_URL. Production without
  * credentials never gets here unless ALLOW_SANDBOX_IN_PRODUCTION (the config schema refuses it).
  */
 export function keepGoSettings(c: EsimConfig): KeepGoSettings {
@@ -33,7 +30,7 @@ export function keepGoSettings(c: EsimConfig): KeepGoSettings {
     sandbox,
     apiKey: c.KEEPGO_API_KEY ?? KEEPGO_SANDBOX_API_KEY,
     accessToken: c.KEEPGO_ACCESS_TOKEN ?? KEEPGO_SANDBOX_ACCESS_TOKEN,
-    baseUrl: (c.KEEPGO_BASE_URL ?? (sandbox ? null : KEEPGO_LIVE_BASE_URL))?.replace(/\/+$/, '') ?? null,
+    baseUrl: (c.KEEPGO_BASE_URL ?? (sandbox ? `${c.SANDBOXES_URL.replace(/\/+$/, '')}${KEEPGO_SANDBOX_API_PATH}` : KEEPGO_LIVE_BASE_URL)).replace(/\/+$/, ''),
     timeoutMs: c.KEEPGO_TIMEOUT_MS,
     retries: c.KEEPGO_RETRIES,
     retryBackoffMs: c.KEEPGO_RETRY_BACKOFF_MS,

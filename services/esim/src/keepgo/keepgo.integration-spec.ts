@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import type { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { ConfigError } from '@esim/platform';
 import { TestNamespace } from '@esim/testing';
@@ -12,7 +11,8 @@ import { KEEPGO_DEMO_ICCID, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY,
 import { KeepGoEsimProvider } from './keepgo-esim-provider.service';
 import type { KeepGoSettings } from './keepgo-settings';
 import { parseNotes } from './line-notes';
-import { luhnValid } from './sandbox/sandbox-identifiers';
+import { luhnValid } from '../../../../sandboxes/src/keepgo/sandbox-identifiers';
+import { SandboxesUnderTest, startSandboxesUnderTest } from '../../../../sandboxes/src/testing/sandboxes-under-test';
 
 const SANDBOX_HEADERS = { apiKey: KEEPGO_SANDBOX_API_KEY, accessToken: KEEPGO_SANDBOX_ACCESS_TOKEN, 'content-type': 'application/json' };
 const TIMEOUT_MS = 600;
@@ -32,10 +32,11 @@ async function failure(promise: Promise<unknown>): Promise<EsimProviderException
 
 const httpBase = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 
-describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP and Postgres)', () => {
+describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HTTP and Postgres)', () => {
   const ns = new TestNamespace();
   const env = (overrides: Record<string, string> = {}) =>
-    ns.env('esim', { KEEPGO_TIMEOUT_MS: String(TIMEOUT_MS), KEEPGO_RETRIES: String(RETRIES), KEEPGO_RETRY_BACKOFF_MS: '20', ...overrides });
+    ns.env('esim', { SANDBOXES_URL: sandboxes.url, KEEPGO_TIMEOUT_MS: String(TIMEOUT_MS), KEEPGO_RETRIES: String(RETRIES), KEEPGO_RETRY_BACKOFF_MS: '20', ...overrides });
+  let sandboxes: SandboxesUnderTest;
   let app: INestApplication;
   let keepgo: EsimProvider;
   let db: DataSource;
@@ -43,11 +44,11 @@ describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP an
 
   const reference = () => `redemption-${randomUUID()}`;
   const control = async (body: Record<string, unknown>, headers: Record<string, string> = SANDBOX_HEADERS) => {
-    const res = await fetch(`${base}/sandbox/keepgo/_control`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/keepgo/_control`, { method: 'POST', headers, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as { requests: Record<string, number> } & Record<string, unknown> };
   };
   const requests = async (route: string) => {
-    const res = await fetch(`${base}/sandbox/keepgo/_control`, { headers: SANDBOX_HEADERS });
+    const res = await fetch(`${base}/keepgo/_control`, { headers: SANDBOX_HEADERS });
     return ((await res.json()) as { requests: Record<string, number> }).requests[route] ?? 0;
   };
   const lineCount = async () => Number((await db.query('SELECT count(*)::int AS n FROM keepgo_sandbox_lines'))[0].n);
@@ -57,22 +58,24 @@ describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP an
     fetch(`${base}${KEEPGO_SANDBOX_API_PATH}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 
   beforeAll(async () => {
+    sandboxes = await startSandboxesUnderTest(ns);
     app = await startEsim(env());
     keepgo = app.get<EsimProvider>(ESIM_PROVIDER);
-    db = app.get(DataSource);
-    base = httpBase(app);
+    db = sandboxes.db('keepgo');
+    base = sandboxes.url;
   });
   beforeEach(async () => {
     expect((await control({ reset: true, balanceUsd: 1000 })).status).toBe(200);
   });
   afterAll(async () => {
     await app?.close();
+    await sandboxes?.stop();
     await ns.cleanup();
   });
 
-  it('runs against its own emulator, over loopback, when no KeepGo credentials are set', () => {
+  it('runs against the emulator at SANDBOXES_URL when no KeepGo credentials are set', () => {
     expect(keepgo.sandbox).toBe(true);
-    expect((keepgo as KeepGoEsimProvider).baseUrl()).toBe(`${base}/sandbox/keepgo/api/v2`);
+    expect((keepgo as KeepGoEsimProvider).baseUrl()).toBe(`${base}/keepgo/api/v2`);
   });
 
   it('orders a new US eSIM: a 19-digit ICCID starting with 89 (Luhn-valid), an SGP.22 LPA code, our reference on the line', async () => {
@@ -349,7 +352,7 @@ describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP an
       lookupMaxPages: 1,
       pinnedBundles: new Map(),
     };
-    const live = new KeepGoEsimProvider(settings, {} as HttpAdapterHost);
+    const live = new KeepGoEsimProvider(settings);
     expect(await failure(live.accountBalance())).toMatchObject({ code: 'unauthorized', definite: true, httpStatus: 401 });
     expect(await requests('GET /account_balance')).toBe(1);
     // Nothing listens there: the connection is refused, transient, and known not to have been sent.
@@ -357,28 +360,30 @@ describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP an
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` }, {} as HttpAdapterHost);
+    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` });
     expect(await failure(gone.listLines())).toMatchObject({ code: 'unavailable', outcomeUnknown: false });
   });
 
   describe('across restarts and in production', () => {
-    it('keeps the emulator’s lines when the service restarts; production runs it only when sandboxes are allowed', async () => {
+    it('keeps the emulator’s lines when it and the service restart; production uses it only when sandboxes are allowed', async () => {
       const line = await keepgo.createLine({ country: 'US', plan: '1GB', reference: reference() });
       await app.close();
+      await sandboxes.stop();
+      sandboxes = await startSandboxesUnderTest(ns);
 
       expect(() => startEsim(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
       expect(() => startEsim(env({ NODE_ENV: 'production' }))).toThrow(/KEEPGO_API_KEY is required/);
 
       app = await startEsim(env({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' }));
       keepgo = app.get<EsimProvider>(ESIM_PROVIDER);
-      db = app.get(DataSource);
-      base = httpBase(app);
+      db = sandboxes.db('keepgo');
+      base = sandboxes.url;
       expect(keepgo.sandbox).toBe(true);
       expect(await keepgo.lineDetails(line.iccid)).toMatchObject({ iccid: line.iccid, lpaCode: line.lpaCode });
       expect((await keepgo.lineDetails(KEEPGO_DEMO_ICCID)).status).toBe('Activated');
     });
 
-    it('with KeepGo credentials the emulator is not mounted, and the adapter goes where KEEPGO_BASE_URL says', async () => {
+    it('the service serves no emulator of its own, and with credentials the adapter goes where KEEPGO_BASE_URL says', async () => {
       const emulator = `${base}${KEEPGO_SANDBOX_API_PATH}`;
       const live = await startEsim(
         env({ KEEPGO_API_KEY: KEEPGO_SANDBOX_API_KEY, KEEPGO_ACCESS_TOKEN: KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_BASE_URL: emulator }),
@@ -386,7 +391,7 @@ describe('KeepGo adapter against the KeepGo emulator (esim service, real HTTP an
       try {
         const provider = live.get<EsimProvider>(ESIM_PROVIDER);
         expect(provider.sandbox).toBe(false);
-        expect((await fetch(`${httpBase(live)}/sandbox/keepgo/_control`, { headers: SANDBOX_HEADERS })).status).toBe(404);
+        expect((await fetch(`${httpBase(live)}/keepgo/_control`, { headers: SANDBOX_HEADERS })).status).toBe(404);
         expect((await fetch(`${httpBase(live)}${KEEPGO_SANDBOX_API_PATH}/lines`, { headers: SANDBOX_HEADERS })).status).toBe(404);
         expect((await provider.listLines()).total).toBe(await lineCount());
       } finally {

@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { openDataSource } from '@esim/platform';
 import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { DataGifts1732060900000 } from './1732060900000-data-gifts';
-import { KeepGoSandbox1732060950000 } from './1732060950000-keepgo-sandbox';
 import { EsimRedemptions1732063000000 } from './1732063000000-redemptions';
 import { EsimOperatorQueue1734200000000 } from './1734200000000-operator-queue';
 import { EsimOwnLines1736100000000 } from './1736100000000-own-lines';
@@ -26,7 +25,7 @@ describe("top-ups never hand a line over, for data written before (migration 173
       url: TEST_DATABASE_URL,
       schema: ns.schema('esim'),
       entities: [],
-      migrations: [DataGifts1732060900000, KeepGoSandbox1732060950000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000],
+      migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000],
     });
   });
   afterAll(async () => {

@@ -39,8 +39,8 @@ export class ProvisioningSweeper implements OnApplicationBootstrap, OnModuleDest
   }
 
   /**
-   * Stops claiming at the first shutdown hook, before the HTTP server (and the sandbox provider on
-   * it) goes away, so an attempt cut off by the shutdown is not mistaken for a provider failure.
+   * Stops claiming at the first shutdown hook, before the HTTP server goes away, so an attempt cut
+   * off by the shutdown is not mistaken for a provider failure.
    */
   onModuleDestroy(): void {
     this.stopped = true;
@@ -77,8 +77,8 @@ export class ProvisioningSweeper implements OnApplicationBootstrap, OnModuleDest
   }
 
   /**
-   * Work starts once the service serves HTTP: the bootstrap hooks run before it listens, and the
-   * sandbox provider is served on that same port; an attempt made earlier would fail for nothing.
+   * Work starts once the service serves HTTP (the bootstrap hooks run before it listens): a
+   * service that is not up yet starts no provider call.
    */
   private serving(): boolean {
     const server = this.http.httpAdapter?.getHttpServer() as { listening?: boolean } | undefined;

@@ -1,10 +1,10 @@
+import { CAPTCHA_SANDBOX_SECRET, CAPTCHA_SANDBOX_SITE_KEY, SANDBOX_CAPTCHA_SITEVERIFY_PATH } from '@esim/contracts';
 import type { GatewayConfig } from '../config';
 
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 /** Turnstile's documented test keys: this site key always passes, with this secret. */
-export const SANDBOX_SITE_KEY = '1x00000000000000000000AA';
-export const SANDBOX_SECRET = '1x0000000000000000000000000000000AA';
-export const SANDBOX_SITEVERIFY_PATH = '/sandbox/captcha/siteverify';
+export const SANDBOX_SITE_KEY = CAPTCHA_SANDBOX_SITE_KEY;
+export const SANDBOX_SECRET = CAPTCHA_SANDBOX_SECRET;
 /** How long a solved captcha lets the session start missions and redeem (docs/earning.md, Captcha). */
 export const CAPTCHA_VALIDITY_MS = 5 * 60_000;
 
@@ -16,14 +16,14 @@ export interface CaptchaSettings {
   timeoutMs: number;
 }
 
-/** Live Turnstile when CAPTCHA_SECRET is set; otherwise the local emulator, reached through PUBLIC_URL. */
+/** Live Turnstile when CAPTCHA_SECRET is set; otherwise the siteverify emulator of the sandboxes process (SANDBOXES_URL). */
 export function captchaSettings(c: GatewayConfig): CaptchaSettings {
   const sandbox = c.CAPTCHA_SECRET === undefined;
   return {
     sandbox,
     siteKey: c.CAPTCHA_SITE_KEY ?? SANDBOX_SITE_KEY,
     secret: c.CAPTCHA_SECRET ?? SANDBOX_SECRET,
-    verifyUrl: c.CAPTCHA_VERIFY_URL ?? (sandbox ? new URL(SANDBOX_SITEVERIFY_PATH, c.PUBLIC_URL).toString() : TURNSTILE_SITEVERIFY_URL),
+    verifyUrl: c.CAPTCHA_VERIFY_URL ?? (sandbox ? `${c.SANDBOXES_URL.replace(/\/+$/, '')}${SANDBOX_CAPTCHA_SITEVERIFY_PATH}` : TURNSTILE_SITEVERIFY_URL),
     timeoutMs: c.CAPTCHA_TIMEOUT_MS,
   };
 }

@@ -8,7 +8,6 @@ import { captchaSettings, CaptchaSettings } from './captcha-settings';
 import { CaptchaController } from './captcha.controller';
 import { CaptchaGuard } from './captcha.guard';
 import { CaptchaVerifier } from './captcha-verifier';
-import { SandboxSiteverifyController } from './sandbox-siteverify.controller';
 
 @Injectable()
 class CaptchaModeLog implements OnApplicationBootstrap {
@@ -16,15 +15,15 @@ class CaptchaModeLog implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const log = new Logger('Captcha');
     if (this.settings.sandbox)
-      log.warn(`SANDBOX: no CAPTCHA_SECRET, captchas are checked by the local emulator at ${this.settings.verifyUrl}. Not for real users.`);
+      log.warn(`SANDBOX: no CAPTCHA_SECRET, captchas are checked by the siteverify emulator (the sandboxes process) at ${this.settings.verifyUrl}. Not for real users.`);
     else log.log(`captchas are verified at ${this.settings.verifyUrl}`);
   }
 }
 
-/** POST /api/verify-captcha, the CaptchaGuard (and CaptchaMarks) other features use, and the local siteverify emulator. */
+/** POST /api/verify-captcha, and the CaptchaGuard (and CaptchaMarks) other features use. */
 @Module({
   imports: [SessionsModule],
-  controllers: [CaptchaController, SandboxSiteverifyController],
+  controllers: [CaptchaController],
   providers: [
     { provide: CAPTCHA_SETTINGS, inject: [CONFIG], useFactory: (c: GatewayConfig) => captchaSettings(c) },
     CaptchaVerifier,

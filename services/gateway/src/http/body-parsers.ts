@@ -19,7 +19,7 @@ function guarded(parser: RequestHandler): RequestHandler {
 export function bodyParsers(limit: string): RequestHandler[] {
   return [
     guarded(express.json({ limit, strict: true })),
-    // /api rejects forms in the CSRF check; the Stripe emulator's browser relay (/sandbox/stripe) reads them.
+    // /api rejects forms in the CSRF check.
     guarded(express.urlencoded({ limit, extended: false })),
   ];
 }

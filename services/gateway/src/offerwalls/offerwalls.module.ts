@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { SandboxWallsController } from './sandbox-walls.controller';
 
 /**
- * The sandbox walls that emulate providers. Provider postbacks (`/webhooks/*`) never reach Nest:
- * webhooks-proxy.ts streams them to the ingestion service from the edge middleware.
+ * Offer-wall traffic has no Nest route: provider postbacks (`/webhooks/*`) are streamed to the
+ * ingestion service by webhooks-proxy.ts, and the sandbox walls (`/sandbox/offerwalls/*`) to the
+ * sandboxes process by http/sandboxes-proxy.ts, both from the edge middleware.
  */
-@Module({ controllers: [SandboxWallsController] })
+@Module({})
 export class OfferwallsModule {}

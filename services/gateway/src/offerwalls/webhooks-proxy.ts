@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { expressClientIp, inFrontOfExpress, PlatformMetrics, ProviderDoor, RequestContext, secondsSince, tracingEnabled } from '@esim/platform';
 import { clientIp } from '../common/client-ip';
+import { SANDBOX_SIGNED_IN_USER_HEADER } from '@esim/contracts';
 import { correlationIdOf } from '../http/request-context.middleware';
 
 /** Ours, not the provider's (cookie, credentials), or meaningful for one hop only: never forwarded. */
@@ -18,6 +19,8 @@ const DROPPED = new Set([
   'upgrade',
   'x-forwarded-for',
   'forwarded',
+  // Only this edge says who is signed in (sandboxes-proxy.ts).
+  SANDBOX_SIGNED_IN_USER_HEADER,
 ]);
 const HOP_BY_HOP_ANSWER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade']);
 const TIMEOUT_MS = 30_000;
@@ -32,6 +35,8 @@ interface Hop {
   /** The provider's address as this edge resolved it (TRUST_PROXY). */
   clientIp: string;
   correlationId?: string;
+  /** Set by this edge on top of what is forwarded (sandboxes-proxy.ts). */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders => {
@@ -41,19 +46,24 @@ const forwardedHeaders = (req: IncomingMessage, hop: Hop): IncomingHttpHeaders =
   // this hop, and only this one, to name it.
   headers['x-forwarded-for'] = hop.clientIp;
   if (hop.correlationId) headers['x-correlation-id'] = hop.correlationId;
+  Object.assign(headers, hop.extraHeaders);
   return headers;
 };
 
 /** Body bytes held before the forward starts: a body that has not all arrived by then streams on. */
 const HELD_BODY_BYTES = 64 * 1024;
 
-/** The ingestion service's address and the door every callback passes on its way there. */
-export interface WebhooksForward {
+/** An upstream service's address, its connection pool and the log its failures go to. */
+export interface Upstream {
   host: string;
   port: string | number;
   agent: http.Agent;
-  door: ProviderDoor;
   log: Logger;
+}
+
+/** The ingestion service's address and the door every callback passes on its way there. */
+export interface WebhooksForward extends Upstream {
+  door: ProviderDoor;
 }
 
 /**
@@ -61,12 +71,25 @@ export interface WebhooksForward {
  * one count of callbacks in flight per address.
  */
 export function webhooksForward(webhooksUrl: string, door: ProviderDoor): WebhooksForward {
-  const target = new URL(webhooksUrl);
-  // `timeout` also makes the agent honour the ingestion service's `Keep-Alive: timeout=…` answer
-  // (Node drops an idle socket a second before the server would): without it a callback sent on a
-  // socket the server had just closed failed with ECONNRESET (a 503 to the provider).
+  return { ...upstreamOf(webhooksUrl, 'WebhooksProxy'), door };
+}
+
+/** An upstream HTTP service this edge streams requests to, with its own keep-alive pool. */
+export function upstreamOf(url: string, logName: string): Upstream {
+  const target = new URL(url);
+  // `timeout` also makes the agent honour the upstream's `Keep-Alive: timeout=…` answer (Node
+  // drops an idle socket a second before the server would): without it a request sent on a
+  // socket the server had just closed failed with ECONNRESET (a 503 to the caller).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: TIMEOUT_MS });
-  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent, door, log: new Logger('WebhooksProxy') };
+  return { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, agent, log: new Logger(logName) };
+}
+
+/**
+ * Streams one request upstream as received and its answer back, with no door and nothing held:
+ * for the sandboxes process (http/sandboxes-proxy.ts), which no provider calls.
+ */
+export function streamTo(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream): void {
+  send(req, res, hop, to, []);
 }
 
 /**
@@ -105,7 +128,7 @@ function forward(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Webhoo
 }
 
 /** Sends the request upstream: the held part of its body, then whatever is still to come. */
-function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: WebhooksForward, held: Buffer[], answered?: (status: number) => void): void {
+function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream, held: Buffer[], answered?: (status: number) => void): void {
   const upstream = http.request({
     agent: to.agent,
     host: to.host,
@@ -125,7 +148,7 @@ function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: WebhooksF
   });
   upstream.on('timeout', () => upstream.destroy(new Error('the ingestion service did not answer in time')));
   upstream.on('error', (err) => {
-    to.log.error(`${req.method} ${hop.target.split('?')[0]} to the ingestion service failed: ${err.message}`);
+    to.log.error(`${req.method} ${hop.target.split('?')[0]} upstream (${to.host}:${to.port}) failed: ${err.message}`);
     // The provider retries a callback that was not answered 2xx.
     if (!res.headersSent) {
       const body = 'unavailable';

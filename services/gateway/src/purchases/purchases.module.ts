@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { PurchasesController } from './purchases.controller';
-import { SandboxStripeController } from './sandbox-stripe.controller';
 
 /**
- * Card purchases (/api) and the browser side of the Stripe emulator (/sandbox/stripe). Stripe's
- * webhook (/webhooks/stripe) is streamed to the ingestion service (offerwalls/webhooks-proxy.ts).
+ * Card purchases (/api). Stripe's webhook (/webhooks/stripe) is streamed to the ingestion service
+ * (offerwalls/webhooks-proxy.ts); the Stripe emulator's browser side (/sandbox/stripe) to the
+ * sandboxes process (http/sandboxes-proxy.ts).
  */
-@Module({ imports: [RateLimitsModule], controllers: [PurchasesController, SandboxStripeController] })
+@Module({ imports: [RateLimitsModule], controllers: [PurchasesController] })
 export class PurchasesModule {}

@@ -6,7 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * of confirmations and webhooks exactly one publishes PaymentSucceeded. `webhook_transactions`
  * records Stripe's deliveries, one row per accepted event id (a replay only bumps `deliveries`);
  * refused deliveries are rows without a trusted event id. The `sandbox_stripe_*` tables are the
- * Stripe emulator's state, so that every replica of the service sees the same intents.
+ * Stripe emulator's state, so that every replica of the service sees the same intents (the emulator
+ * has since moved to the sandboxes process and its own schema: 1737000000000-stripe-sandbox-moved.ts).
  */
 export class Purchases1732062000000 implements MigrationInterface {
   name = 'Purchases1732062000000';

@@ -4,7 +4,7 @@ import { ConfigError, plainIpAddress } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { type Credentials, requiredAllowList } from '../postbacks/providers/offerwall-provider';
 import { AnyOfferwallProvider, OFFERWALL_PROVIDERS } from '../postbacks/providers';
-import { sandboxCredentials } from '../sandbox/sandbox-credentials';
+import { sandboxCredentials } from './sandbox-credentials';
 
 /** An enabled wall: live with its own credentials, or emulated locally with the sandbox ones. */
 export interface Wall {

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
-import { AccountDeleted, OFFERWALL_IDS, OfferwallId, OfferwallPostbackRefused, OfferwallPostbacksAccepted, UserRegistered, WebhooksRpc } from '@esim/contracts';
+import {
+  AccountDeleted,
+  OFFERWALL_IDS,
+  OfferwallId,
+  OfferwallPostbackRefused,
+  OfferwallPostbacksAccepted,
+  SANDBOX_SIGNED_IN_USER_HEADER,
+  UserRegistered,
+  WebhooksRpc,
+} from '@esim/contracts';
 import { asUser } from '@esim/testing';
 import { deliveryOf } from './postback-delivery';
 import { PostbackIngestion } from './postback-ingestion.service';
@@ -9,8 +18,9 @@ import { cpxResearch } from './providers/cpx-research';
 import { lootably } from './providers/lootably';
 import { rapidoReach } from './providers/rapidoreach';
 import { EmulatedPostback } from './providers/offerwall-provider';
-import { sandboxCredentials } from '../sandbox/sandbox-credentials';
+import { sandboxCredentials } from '../offerwalls/sandbox-credentials';
 import { signedPostbackUrl, startWebhooksUnderTest, TEST_PUBLIC_URL, WebhooksUnderTest } from '../testing/webhooks-harness';
+import { startSandboxesUnderTest } from '../../../../sandboxes/src/testing/sandboxes-under-test';
 
 /** Per wall: the parameters carrying the amount and the signature, and whether the signature covers the amount. */
 const WALLS: Record<OfferwallId, { amount: string; signature: string; signsAmount: boolean }> = {
@@ -397,24 +407,37 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
     expect(walls.find((w) => w.id === 'rapidoreach')?.uid).toMatch(new RegExp(`^${userId.replace(/-/g, '')}-1000-[0-9a-f]{32}$`));
   });
 
-  it('the sandbox wall posts back to this service, signing the public URL (BitLabs signs all of it), and reverses once', async () => {
-    const userId = await wh.registerUser();
-    for (const provider of ['bitlabs', 'cpx'] as const) {
-      const uid = OFFERWALL_PROVIDERS[provider].externalUserId(sandboxCredentials(provider), userId);
-      const done = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxCompleteOffer, { provider, uid, offerId: 'sbx-survey' }));
-      expect(done.answer).toEqual({ httpStatus: 200, body: OFFERWALL_PROVIDERS[provider].ack });
-      const [credit] = await wh.db.query(`SELECT raw_payload->>'url' AS url FROM webhook_transactions WHERE transaction_id = $1`, [done.transactionId]);
-      expect(credit.url.startsWith(`${TEST_PUBLIC_URL}/webhooks/offerwalls/${provider}?`)).toBe(true);
+  it('the sandbox wall (the sandboxes app) posts back to this service, signing the public URL (BitLabs signs all of it), and reverses once', async () => {
+    const sandboxes = await startSandboxesUnderTest(wh.ns, { PUBLIC_URL: TEST_PUBLIC_URL, OFFERWALLS_POSTBACK_URL: wh.origin });
+    try {
+      const userId = await wh.registerUser();
+      // What the gateway's /sandbox proxy sends for the signed-in user.
+      const wall = (path: string, form?: Record<string, string>) =>
+        fetch(`${sandboxes.url}/sandbox/offerwalls/${path}`, {
+          method: form ? 'POST' : 'GET',
+          headers: { [SANDBOX_SIGNED_IN_USER_HEADER]: userId, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+          body: form ? new URLSearchParams(form).toString() : undefined,
+          redirect: 'manual',
+        });
+      for (const provider of ['bitlabs', 'cpx'] as const) {
+        const uid = OFFERWALL_PROVIDERS[provider].externalUserId(sandboxCredentials(provider), userId);
+        const done = await wall(`${provider}/complete`, { uid, offerId: 'sbx-survey' });
+        expect([done.status, done.headers.get('location')]).toEqual([303, `/sandbox/offerwalls/${provider}?uid=${encodeURIComponent(uid)}&notice=completed`]);
+        const page = await (await wall(`${provider}?uid=${encodeURIComponent(uid)}`)).text();
+        const transactionId = /name="transactionId" value="([^"]+)"/.exec(page)![1];
+        const [credit] = await wh.db.query(`SELECT raw_payload->>'url' AS url FROM webhook_transactions WHERE transaction_id = $1`, [transactionId]);
+        expect(credit.url.startsWith(`${TEST_PUBLIC_URL}/webhooks/offerwalls/${provider}?`)).toBe(true);
 
-      const page = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, uid }));
-      expect(page.html).toContain(done.transactionId);
-      const reversed = await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxReverseOffer, { provider, uid, transactionId: done.transactionId }));
-      expect(reversed.answer.httpStatus).toBe(200);
-      expect((await wh.accepted(provider, done.transactionId)).map((e) => [e.action, e.points])).toEqual([
-        ['credit', 75],
-        ['reverse', 75],
-      ]);
-      expect((await asUser(userId, () => wh.rpc.call(WebhooksRpc.sandboxWallPage, { provider, uid }))).html).toContain('(reversed)');
+        const reversed = await wall(`${provider}/reverse`, { uid, transactionId });
+        expect(reversed.headers.get('location')).toMatch(/notice=reversed$/);
+        expect((await wh.accepted(provider, transactionId)).map((e) => [e.action, e.points])).toEqual([
+          ['credit', 75],
+          ['reverse', 75],
+        ]);
+        expect(await (await wall(`${provider}?uid=${encodeURIComponent(uid)}`)).text()).toContain('(reversed)');
+      }
+    } finally {
+      await sandboxes.stop();
     }
   });
 });

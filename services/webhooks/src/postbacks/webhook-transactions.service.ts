@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { EventEnvelope, OfferwallId, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
+import type { EventEnvelope, PaymentsRefusal, PostbackOutcome, RewardsRefusal } from '@esim/contracts';
 import { PreparedStatement, type TraceHeaders } from '@esim/platform';
 import { boundedPayload } from '../refused-deliveries/bounded-payload';
 import { PostbackDelivery } from './postback-delivery';
@@ -204,27 +204,5 @@ export class WebhookTransactions {
   /** A deleted user's raw payloads carry their IP address: only the outcome and amounts remain. */
   async erasePayloadsOf(m: EntityManager, userId: string): Promise<void> {
     await m.getRepository(WebhookTransaction).update({ userId }, { rawPayload: { erased: 'account deleted' } });
-  }
-
-  /** The credits a wall paid a user, newest first, and whether each was reversed since (the sandbox wall's own view). */
-  async paidTo(
-    m: EntityManager,
-    userId: string,
-    provider: OfferwallId,
-    limit: number,
-  ): Promise<Array<{ transactionId: string; points: number; reversed: boolean }>> {
-    const rows: Array<{ transaction_id: string; amount_mb: number; reversed: boolean }> = await m
-      .getRepository(WebhookTransaction)
-      .createQueryBuilder('c')
-      .select(['c.transaction_id AS transaction_id', 'c.amount_mb AS amount_mb'])
-      .addSelect(
-        `EXISTS (SELECT 1 FROM webhook_transactions r WHERE r.provider = c.provider AND r.transaction_id = c.transaction_id AND r.action = 'reverse')`,
-        'reversed',
-      )
-      .where({ userId, provider, action: 'credit' })
-      .orderBy('c.created_at', 'DESC')
-      .limit(limit)
-      .getRawMany();
-    return rows.map((r) => ({ transactionId: r.transaction_id, points: r.amount_mb, reversed: r.reversed }));
   }
 }

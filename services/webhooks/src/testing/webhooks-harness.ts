@@ -5,7 +5,7 @@ import { ServiceUnderTest, startServiceUnderTest } from '@esim/testing';
 import { startWebhooks } from '../app';
 import { OFFERWALL_PROVIDERS } from '../postbacks/providers';
 import { Credentials, EmulatedPostback } from '../postbacks/providers/offerwall-provider';
-import { sandboxCredentials } from '../sandbox/sandbox-credentials';
+import { sandboxCredentials } from '../offerwalls/sandbox-credentials';
 
 /** The public origin providers are told to call (PUBLIC_URL): what BitLabs signs. */
 export const TEST_PUBLIC_URL = 'https://app.example';

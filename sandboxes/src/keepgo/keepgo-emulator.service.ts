@@ -10,7 +10,7 @@ import {
   KeepGoRefillOption,
   KeepGoRefillRequest,
   KeepGoSimCard,
-} from '../keepgo-api';
+} from '@esim/esim/dist/keepgo/keepgo-api';
 import { DEMO_BUNDLE_ID, SANDBOX_BUNDLES, SANDBOX_OPENING_BALANCE_USD } from './sandbox-catalogue';
 import { KeepGoSandboxDataBundle } from './sandbox-data-bundle.entity';
 import { newSandboxIccid, newSandboxLpaCode, sandboxLpaCode } from './sandbox-identifiers';

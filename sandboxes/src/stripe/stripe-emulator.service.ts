@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { DataSource, EntityManager } from 'typeorm';
-import { STRIPE_SETTINGS, StripeSettings } from '../stripe/stripe-settings';
+import { STRIPE_SETTINGS, StripeSettings } from './stripe-settings';
 import { asList, nestParams, Params, readBoolean, readInt, readMetadata, readString, refuseUnknown } from './form-params';
 import { SandboxIdempotencyKeyEntity } from './sandbox-idempotency-key.entity';
 import { SandboxStripeObjectEntity } from './sandbox-stripe-object.entity';
@@ -21,7 +21,7 @@ export interface EmulatorRequest {
   params: Params;
   authorization: string | null;
   idempotencyKey: string | null;
-  /** `api`: this service's own HTTP server (the SDK, secret key); `browser`: relayed from the public edge. */
+  /** `api`: the secret-key API (/v1, the SDK); `browser`: the publishable-key calls, proxied from the public edge (/sandbox/stripe/v1). */
   via: 'api' | 'browser';
 }
 
@@ -60,7 +60,7 @@ const ABANDONED_KEY_MS = 60_000;
 /**
  * The local Stripe: the subset of the API this product uses, with Stripe's shapes, statuses and
  * error bodies, its test cards and test PaymentMethods, idempotency keys, and signed webhooks.
- * State lives in this service's database so every replica answers alike (docs/payments.md).
+ * State lives in Postgres (the schema sandbox_stripe), so it survives a restart (docs/payments.md).
  */
 @Injectable()
 export class StripeEmulatorService {
@@ -86,7 +86,6 @@ export class StripeEmulatorService {
   async handle(req: EmulatorRequest): Promise<EmulatorAnswer> {
     const headers = { 'request-id': stripeId('req', 14), 'stripe-version': '2025-10-29.clover' };
     try {
-      if (!this.settings.sandbox) throw StripeEmulatorError.invalid('The Stripe emulator is off: this deployment uses live Stripe.', { status: 404 });
       const params = nestParams(req.params);
       const key = this.authenticate(req, params);
       delete params.key;

@@ -1,9 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * State of the local KeepGo emulator (src/keepgo/sandbox), kept in Postgres so that it survives
- * a restart of the service, as a real provider's would. The `keepgo_sandbox_` tables belong to
- * the emulator alone; they stay empty when KeepGo is live.
+ * State of the KeepGo emulator, kept in Postgres (its own schema, sandbox_keepgo) so that it
+ * survives a restart, as a real provider's would.
  */
 export class KeepGoSandbox1732060950000 implements MigrationInterface {
   name = 'KeepGoSandbox1732060950000';

@@ -1,4 +1,4 @@
-import type { KeepGoBundle, KeepGoRefillOption } from '../keepgo-api';
+import type { KeepGoBundle, KeepGoRefillOption } from '@esim/esim/dist/keepgo/keepgo-api';
 
 const FLAG = (cc: string) => `https://myaccount.keepgo.com/img/flags/3x2/${cc}.svg`;
 

@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html';
 import type { OfferwallId } from '@esim/contracts';
-import type { SampleOffer } from '../postbacks/providers/offerwall-provider';
+import type { SampleOffer } from '@esim/webhooks/dist/postbacks/providers/offerwall-provider';
 
 /** A transaction the emulated wall paid, as the wall itself knows it. */
 export interface PaidTransaction {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Logger, OnModuleDestroy, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_API_PATH } from '../keepgo-api';
+import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_API_PATH } from '@esim/esim/dist/keepgo/keepgo-api';
 import { Fault, KeepGoEmulatorFaults } from './keepgo-emulator-faults';
 import { EmulatorAnswer, KeepGoEmulator } from './keepgo-emulator.service';
 
@@ -9,8 +9,8 @@ const MAX_HANG_MS = 5 * 60_000;
 
 /**
  * The KeepGo reseller API v2, emulated: same paths, `apiKey`/`accessToken` headers, JSON bodies
- * and `ack`. Mounted under /sandbox/keepgo/api/v2 on the esim service's own HTTP server, and only
- * when no KeepGo credentials are configured.
+ * and `ack`. Served under /keepgo/api/v2 by the sandboxes process: the esim service's base URL
+ * (KEEPGO_BASE_URL) when it has no KeepGo credentials. Never behind the public edge.
  */
 @Controller(KEEPGO_SANDBOX_API_PATH.slice(1))
 export class KeepGoEmulatorController implements OnModuleDestroy {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import { STRIPE_API_VERSION } from '../stripe/stripe-api.service';
+import { STRIPE_API_VERSION } from '@esim/contracts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import Stripe from 'stripe';
-import { STRIPE_SETTINGS, StripeSettings } from '../stripe/stripe-settings';
+import { STRIPE_SETTINGS, StripeSettings } from './stripe-settings';
 
 /** Stripe retries a failed delivery for days; the emulator a few times, quickly. */
 const RETRY_DELAYS_MS = [500, 2_000, 5_000, 15_000];

@@ -1,4 +1,4 @@
-import type { SampleOffer } from '../postbacks/providers/offerwall-provider';
+import type { SampleOffer } from '@esim/webhooks/dist/postbacks/providers/offerwall-provider';
 
 /** What every emulated wall offers (the /adwall placeholders of the spec). */
 export const SAMPLE_OFFERS: readonly SampleOffer[] = [

@@ -1,4 +1,4 @@
-import { KEEPGO_DEMO_ICCID } from '../keepgo-api';
+import { KEEPGO_DEMO_ICCID } from '@esim/esim/dist/keepgo/keepgo-api';
 import { luhnCheckDigit, luhnValid, newSandboxIccid, newSandboxLpaCode } from './sandbox-identifiers';
 
 describe('sandbox eSIM identifiers', () => {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '../keepgo-api';
+import { KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_PATH } from '@esim/esim/dist/keepgo/keepgo-api';
 import { KeepGoEmulatorFaults } from './keepgo-emulator-faults';
 import { KeepGoEmulator } from './keepgo-emulator.service';
 
@@ -20,8 +20,8 @@ const controlSchema = z
 
 /**
  * Test controls of the KeepGo emulator (not part of KeepGo's API): inject a failure or a hang,
- * set the account balance, read what was asked. Exists only in sandbox mode and takes the same
- * sandbox credentials as the emulated API.
+ * set the account balance, read what was asked. Takes the same sandbox credentials as the emulated
+ * API.
  */
 @Controller(`${KEEPGO_SANDBOX_PATH.slice(1)}/_control`)
 export class KeepGoEmulatorControlController {

@@ -3,10 +3,10 @@ import type { Request, Response } from 'express';
 import { StripeEmulatorService } from './stripe-emulator.service';
 
 /**
- * The Stripe emulator on this service's own HTTP port, at Stripe's paths (`/v1/…`): the address
- * the Stripe SDK is given in sandbox mode (STRIPE_API_HOST/PORT/PROTOCOL, by default this
- * service over loopback). It answers the secret-key API; the browser's publishable-key calls
- * come through the gateway instead (sandbox-stripe.rpc-handler.ts).
+ * The Stripe emulator at Stripe's paths (`/v1/…`) on the sandboxes process: the address payments'
+ * Stripe SDK is given in sandbox mode (SANDBOXES_URL, or STRIPE_API_HOST/PORT/PROTOCOL). It answers
+ * the secret-key API; the browser's publishable-key calls come through the gateway instead
+ * (stripe-browser.controller.ts).
  */
 @Controller('v1')
 export class StripeEmulatorController {

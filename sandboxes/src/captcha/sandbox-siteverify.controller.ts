@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { AppError, CONFIG } from '@esim/platform';
-import type { GatewayConfig } from '../config';
-import { InjectRedis } from '../sessions/redis.provider';
-import { CAPTCHA_SETTINGS } from './captcha.tokens';
-import { CaptchaSettings, SANDBOX_SECRET } from './captcha-settings';
+import { DataSource } from 'typeorm';
+import { CAPTCHA_SANDBOX_SECRET, SANDBOX_CAPTCHA_SITEVERIFY_PATH } from '@esim/contracts';
+import type { SandboxesConfig } from '../config';
+import { SANDBOXES_CONFIG } from '../sandboxes.tokens';
 
 /** The token Turnstile's test site keys produce; it always passes with the test secret. */
 export const DUMMY_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
-/** Tokens the sandbox widget mints; each passes once, within 300 s, like a real token. */
+/** Tokens the sandbox widget mints; each passes once, like a real token. */
 export const SANDBOX_TOKEN_PREFIX = 'sandbox-pass';
-const TOKEN_LIFETIME_S = 300;
+/** Spent tokens are remembered this long (a real token is dead after 300 s anyway). */
+const SPENT_KEPT_S = 24 * 3600;
 
 interface SiteverifyAnswer {
   success: boolean;
@@ -24,30 +23,30 @@ interface SiteverifyAnswer {
 
 /**
  * A local stand-in for Turnstile's siteverify, speaking its protocol (form-encoded secret,
- * response, remoteip; JSON answer with error codes), served only while no CAPTCHA_SECRET is set.
+ * response, remoteip; JSON answer with error codes): the gateway's CAPTCHA_VERIFY_URL while it has
+ * no CAPTCHA_SECRET. Spent tokens are remembered in the schema sandbox_captcha.
  */
-@Controller('sandbox/captcha')
+@Controller()
 export class SandboxSiteverifyController {
   constructor(
-    @Inject(CAPTCHA_SETTINGS) private readonly settings: CaptchaSettings,
-    @Inject(CONFIG) private readonly config: GatewayConfig,
-    @InjectRedis() private readonly redis: Redis,
+    @Inject(SANDBOXES_CONFIG) private readonly config: SandboxesConfig,
+    private readonly db: DataSource,
   ) {}
 
-  @Post('siteverify')
+  @Post(SANDBOX_CAPTCHA_SITEVERIFY_PATH.slice(1))
   @HttpCode(200)
   async siteverify(@Body() body: Record<string, unknown> | undefined): Promise<SiteverifyAnswer> {
-    if (!this.settings.sandbox) throw new AppError('not_found', 'Not found');
     const secret = typeof body?.secret === 'string' ? body.secret : '';
     const token = typeof body?.response === 'string' ? body.response : '';
     if (!secret) return fail('missing-input-secret');
-    if (secret !== SANDBOX_SECRET) return fail('invalid-input-secret');
+    if (secret !== CAPTCHA_SANDBOX_SECRET) return fail('invalid-input-secret');
     if (!token) return fail('missing-input-response');
     if (token === DUMMY_TOKEN) return this.pass();
     if (!token.startsWith(SANDBOX_TOKEN_PREFIX) || token.length > 2048) return fail('invalid-input-response');
     const digest = createHash('sha256').update(token).digest('hex');
-    const first = await this.redis.set(`captcha-sandbox:${digest}`, '1', 'EX', TOKEN_LIFETIME_S, 'NX');
-    return first === 'OK' ? this.pass() : fail('timeout-or-duplicate');
+    await this.db.query(`DELETE FROM spent_tokens WHERE spent_at < now() - make_interval(secs => $1)`, [SPENT_KEPT_S]);
+    const first: unknown[] = await this.db.query('INSERT INTO spent_tokens (digest) VALUES ($1) ON CONFLICT DO NOTHING RETURNING digest', [digest]);
+    return first.length === 1 ? this.pass() : fail('timeout-or-duplicate');
   }
 
   private pass(): SiteverifyAnswer {
