@@ -97,7 +97,7 @@ describe('admin-only RPCs, called past the gateway', () => {
   /** The refunds the Stripe emulator holds for the purchase's intent. */
   const refundsAtStripe = () =>
     sql<{ amount: number }>(
-      `SELECT (data->>'amount')::int AS amount FROM "${sys.ns.schema('payments')}".sandbox_stripe_objects WHERE object = 'refund' AND data->>'payment_intent' = $1`,
+      `SELECT (data->>'amount')::int AS amount FROM "${sys.sandboxes.schema('stripe')}".sandbox_stripe_objects WHERE object = 'refund' AND data->>'payment_intent' = $1`,
       [purchase.paymentIntentId],
     );
 

@@ -15,7 +15,7 @@ const RECONCILE = { PAYMENTS_RECONCILE_AFTER_MS: '1000', PAYMENTS_RECONCILE_INTE
 
 /**
  * A paid purchase whose webhook never arrives and whose buyer never comes back to /success: the
- * Stripe emulator's webhooks go to a catcher (STRIPE_WEBHOOK_URL), not to us, and no confirmation
+ * Stripe emulator's webhooks go to a catcher (the sandboxes' STRIPE_WEBHOOK_URL), not to us, and no confirmation
  * is called. Payments' reconciliation asks Stripe and delivers the eSIM once; the webhook arriving
  * late, a confirmation after it, and a second replica reconciling at the same time change nothing.
  */
@@ -115,7 +115,7 @@ describe('reconciling purchases whose webhook was lost', () => {
   });
 
   it('fulfils each lost purchase once with two replicas reconciling at the same time', async () => {
-    replicas.push(await startPayments(sys.ns.env('payments', { STRIPE_WEBHOOK_URL: hook.url, ...RECONCILE })));
+    replicas.push(await startPayments(sys.ns.env('payments', { SANDBOXES_URL: sys.sandboxes.url, ...RECONCILE })));
     const payments: CreateEsimPaymentResponse[] = [];
     for (const country of ['US', 'DE', 'JP', 'BR', 'FR', 'GB']) payments.push(await paidWithoutWord('1GB', country));
     for (const p of payments) await activated(p.purchaseId);
