@@ -35,6 +35,8 @@ describe('email verification while rewards and esim do not answer', () => {
       name: 'Patient',
       emailVerified: true,
       points: 0,
+      pendingPoints: 0,
+      pendingReleases: [],
       dataGiftedGB: 0,
       iccid: null,
       planTierLastChosen: null,

@@ -12,7 +12,9 @@ import net from 'node:net';
 const PORT_BLOCK = 1000;
 const PORT_BASE = 20000;
 const PORT_BLOCKS = 12; // 20000-31999: below the ephemeral range
-let nextPortOffset = 0;
+// Where in its block a process starts looking: apart from other Jest processes on the machine (a
+// developer's second run), which number their workers from 1 too.
+let nextPortOffset = Math.floor(Math.random() * PORT_BLOCK);
 
 export async function freePort(): Promise<number> {
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');

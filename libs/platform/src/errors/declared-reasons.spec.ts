@@ -17,7 +17,7 @@ const SOURCES = ['libs', 'services'].flatMap((dir) =>
  * the RPC client's union of its failure reasons. Each is typed by ErrorReason, so it compiles
  * only with declared reasons.
  */
-const TYPED_VARIABLE_SITES = new Set(['libs/platform/src/errors/app-error.ts', 'libs/platform/src/messaging/rpc-client.ts']);
+const TYPED_VARIABLE_SITES = new Set(['libs/platform/src/errors/app-error.ts', 'libs/platform/src/messaging/rpc-client.ts', 'services/gateway/src/user-view/live-stream.controller.ts']);
 
 function* tsFiles(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -66,7 +66,7 @@ describe('every AppError carries a declared reason', () => {
   it('finds the throw sites of the services and libraries', () => {
     expect(checked.length).toBeGreaterThan(80);
     expect(new Set(checked.map((s) => s.file.split('/').slice(0, 2).join('/')))).toEqual(
-      new Set(['libs/platform', 'services/gateway', 'services/identity', 'services/rewards', 'services/esim', 'services/payments', 'services/webhooks']),
+      new Set(['libs/platform', 'services/gateway', 'services/identity', 'services/rewards', 'services/esim', 'services/payments']),
     );
   });
 
