@@ -618,7 +618,7 @@ async function main() {
     [
       'held credits released once',
       heldWrong === 0 && holds.twice === 0 && holds.early === 0 && holds.overdue === 0 && holds.waiting === 0 && expectedHeld.size > 0 && holds.during > 0,
-      `${expectedHeld.size} accepted of ${HELD_POINTS} points (held ${HOLD_SECONDS} s), ${holds.refs.size} held, ${heldWrong} held or not held wrongly, ${holds.released} released (${holds.during} during the load), ${holds.notDue} not due yet, ${holds.twice} twice, ${holds.early} early, ${holds.overdue + holds.waiting} overdue`,
+      `${expectedHeld.size} accepted of ${HELD_POINTS} points (held ${HOLD_SECONDS} s), ${holds.refs.size} held, ${heldWrong} held or not held wrongly, ${holds.released} released (${holds.during} during the load), ${holds.notDue} not due yet, ${holds.twice} twice, ${holds.early} early, ${holds.overdue} overdue (${holds.waiting} still in ledger_holds)`,
     ],
     ['ledger balanced', ledger.ok, ledger.ok ? 'every invariant of ledger-invariants.ts holds' : ledger.why],
     ['nothing stuck', Object.values(busy).every((n) => n === 0), JSON.stringify(busy)],
