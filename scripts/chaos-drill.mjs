@@ -3,17 +3,21 @@
 // as scripts/start-all.mjs runs it, but on offset ports and in a database, exchange, queue prefix
 // and Redis prefix of its own, so it never touches a developer's running instance. For a while
 // (--seconds, default 300) a mixed load runs on loopback: sign-ups through the emulated email
-// flow, sandbox postbacks and their replays, redemptions, card purchases through the Stripe
-// emulator. Meanwhile services are SIGKILLed at random (seeded) and restarted, and the database
+// flow, sandbox postbacks and their replays (some large enough to be held, with a hold short enough
+// to be released during the run), redemptions, card purchases through the Stripe emulator. The
+// provider emulators run beside it as they do under npm start (the sandboxes process, reaching the
+// drill's database directly: the providers' own outages are not what the drill is about, so it
+// neither kills nor cuts them). Meanwhile services are SIGKILLed at random (seeded) and restarted, and the database
 // and the broker are each cut once (every service reaches them through a TCP proxy of
 // libs/testing). Then it waits for quiescence and prints what must hold; it exits 1 if anything
 // does not:
 //   - credits exact: each postback the walls saw accepted is one ledger credit, no more, no less;
+//   - holds released once: every held credit that is due was released, none twice, some during the load;
 //   - the ledger balanced (services/rewards/src/testing/ledger-invariants.ts);
 //   - nothing stuck: no redemption, provisioning or paid purchase left in progress, outboxes drained;
 //   - no 5xx answer outside the windows in which a service was down or a server cut.
 // Needs the backend built (npm run build:backend) and Postgres, RabbitMQ and Redis running.
-//   node scripts/chaos-drill.mjs [--seconds 300] [--seed 1] [--kills 11] [--port-offset 700] [--keep]
+//   node scripts/chaos-drill.mjs [--seconds 300] [--seed 1] [--kills 11] [--port-offset 700] [--hold-seconds 20] [--keep]
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, openSync } from 'node:fs';
@@ -36,26 +40,33 @@ const SEED = Number(option('seed', 1));
 const KILLS = Number(option('kills', 11));
 const OFFSET = Number(option('port-offset', 700));
 const SETTLE_SECONDS = Number(option('settle-seconds', 180));
+const HOLD_SECONDS = Number(option('hold-seconds', 20));
+/** An everyday offer's points, spendable at once; one postback in HELD_SHARE is worth HELD_POINTS and held. */
+const POSTBACK_POINTS = 250;
+const HOLD_MIN_POINTS = 500;
+const HELD_POINTS = 600;
+const HELD_SHARE = 0.2;
 const KEEP = option('keep', false) === true;
-for (const [name, value, min] of [['seconds', SECONDS, 30], ['seed', SEED, 0], ['kills', KILLS, 0], ['port-offset', OFFSET, 1], ['settle-seconds', SETTLE_SECONDS, 10]]) {
+for (const [name, value, min] of [['seconds', SECONDS, 30], ['seed', SEED, 0], ['kills', KILLS, 0], ['port-offset', OFFSET, 1], ['settle-seconds', SETTLE_SECONDS, 10], ['hold-seconds', HOLD_SECONDS, 1]]) {
   if (!Number.isInteger(value) || value < min) {
     console.error(`--${name} must be a whole number ≥ ${min}`);
     process.exit(2);
   }
 }
 
-for (const built of ['libs/contracts/dist/ports/services.js', 'libs/testing/dist/tcp-proxy.js', 'services/webhooks/dist/postbacks/providers/index.js']) {
+for (const built of ['libs/contracts/dist/ports/services.js', 'libs/testing/dist/tcp-proxy.js', 'services/webhooks/dist/postbacks/providers/index.js', 'sandboxes/dist/main.js']) {
   if (!existsSync(path.join(root, built))) {
     console.error(`${built} is missing: run "npm run build:backend" first.`);
     process.exit(2);
   }
 }
-const { SERVICES, DEFAULT_HTTP_PORTS } = require(path.join(root, 'libs/contracts/dist/ports/services.js'));
+// Ports, entry points and the emulators' process as scripts/start-all.mjs has them.
+const product = await import('./lib/product-env.mjs');
+const { SERVICES } = product;
 const { TcpProxy } = require(path.join(root, 'libs/testing/dist/tcp-proxy.js'));
 const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/webhooks/dist/postbacks/providers/index.js'));
-const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/sandbox/sandbox-credentials.js'));
-const { OFFERWALL_IDS } = require(path.join(root, 'libs/contracts/dist/index.js'));
-const { SANDBOX_PUBLISHABLE_KEY } = require(path.join(root, 'services/payments/dist/stripe/stripe-settings.js'));
+const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/offerwalls/sandbox-credentials.js'));
+const { OFFERWALL_IDS, STRIPE_SANDBOX_PUBLISHABLE_KEY } = require(path.join(root, 'libs/contracts/dist/index.js'));
 const { Client } = require('pg');
 const amqplib = require('amqplib');
 const Redis = require('ioredis');
@@ -82,9 +93,9 @@ mkdirSync(path.join(RUN_DIR, 'mail'), { recursive: true });
 const BASE_DATABASE = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const BASE_AMQP = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const GATEWAY_PORT = DEFAULT_HTTP_PORTS.gateway + OFFSET;
+const portOf = (name) => product.portOf(name, { offset: OFFSET });
+const GATEWAY_PORT = portOf('gateway');
 const GATEWAY = `http://127.0.0.1:${GATEWAY_PORT}`;
-const portOf = (name) => (name === 'gateway' ? GATEWAY_PORT : DEFAULT_HTTP_PORTS[name] + OFFSET);
 const directDatabaseUrl = (() => {
   const u = new URL(BASE_DATABASE);
   u.pathname = `/${RUN}`;
@@ -151,22 +162,34 @@ const ENV = {
   // A provisioning whose esim process was killed is taken up again after its lease, not two minutes later.
   ESIM_PROVISIONING_LEASE_MS: '5000',
   ESIM_PROVISIONING_RETRY_MS: '1000',
+  // Held credits (docs/earning.md), set here whatever the defaults become: the drill's large
+  // postbacks are held and released within the run, the everyday ones are spendable at once, so
+  // the redemptions still find users with 1000 spendable points.
+  CREDIT_HOLD_MIN_POINTS: String(HOLD_MIN_POINTS),
+  CREDIT_HOLD_SECONDS: String(HOLD_SECONDS),
+  CREDIT_RELEASE_INTERVAL_MS: '1000',
 };
-delete ENV.GATEWAY_URL;
-delete ENV.HEALTH_PORT;
-delete ENV.PORT;
+// Only the drill's own values: never a developer's instance (its ports, URLs, emulators), never a
+// live provider (the load signs with the emulated walls' credentials and pays with test cards).
+for (const name of ['GATEWAY_URL', 'HEALTH_PORT', 'PORT', 'WEBHOOKS_PORT', 'WEBHOOKS_URL', 'SANDBOXES_URL', 'DB_SCHEMA_SUFFIX', 'STRIPE_WEBHOOK_URL', 'OFFERWALLS_POSTBACK_URL', 'CAPTCHA_VERIFY_URL', 'OFFERWALLS_SANDBOX']) delete ENV[name];
+for (const name of Object.keys(ENV)) if (/^[A-Z]+_HOLD_(MIN_POINTS|SECONDS)$/.test(name) && !name.startsWith('CREDIT_')) delete ENV[name];
+for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KEEPGO_API_KEY', 'CAPTCHA_SECRET', ...Object.values(OFFERWALL_PROVIDERS).flatMap((w) => Object.values(w.credentials))]) delete ENV[name];
+const sandboxes = product.sandboxesProcess(ENV, { offset: OFFSET });
+ENV.SANDBOXES_URL = sandboxes.url;
+// The emulators keep their schemas (sandbox_*) in the drill's database, dropped with it, and reach
+// it directly, not through the proxy the drill cuts.
+const SANDBOXES_ENV = { ...sandboxes.env, DATABASE_URL: directDatabaseUrl };
 
-function envOf(name) {
-  if (name === 'gateway') return { ...ENV, PORT: String(GATEWAY_PORT), WEBHOOKS_URL: `http://127.0.0.1:${portOf('webhooks')}` };
-  return { ...ENV, HEALTH_PORT: String(portOf(name)), ...(name === 'webhooks' ? { WEBHOOKS_PORT: String(portOf('webhooks')) } : {}) };
-}
+const envOf = (name) => (name === 'sandboxes' ? SANDBOXES_ENV : product.serviceEnv(ENV, name, { offset: OFFSET }));
+/** Every process the drill runs; only the services are killed. */
+const PROCESSES = ['sandboxes', ...SERVICES];
 
 const procs = new Map();
 let stopping = false;
 function launch(name) {
   const log = openSync(path.join(RUN_DIR, `${name}.log`), 'a');
   // The IPC channel: if the drill dies, each service stops itself (start-service.ts, stopWhenLauncherDies).
-  const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'main.js')], { cwd: root, env: envOf(name), stdio: ['ignore', log, log, 'ipc'] });
+  const child = spawn(process.execPath, [product.entryOf(name)], { cwd: root, env: envOf(name), stdio: ['ignore', log, log, 'ipc'] });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
   const entry = { child, exited, killed: false };
   procs.set(name, entry);
@@ -237,7 +260,7 @@ async function cut(what, proxy) {
   console.log(`${stamp()} ${what} cut for ${holdMs} ms`);
   await sleep(holdMs);
   proxy.accept();
-  await untilReady(SERVICES);
+  await untilReady(PROCESSES);
   windows.push([start, Date.now() + GRACE_MS]);
   faults.push(`${what} cut ${holdMs} ms, all ready after ${((Date.now() - start) / 1000).toFixed(1)} s`);
   console.log(`${stamp()} ${what} back; every service ready after ${((Date.now() - start) / 1000).toFixed(1)} s`);
@@ -271,7 +294,6 @@ const redemptions = []; // { call, key, settled, status }
 const purchases = { created: 0, paid: 0, confirmed: 0, failed: 0 };
 const signups = { ok: 0, failed: 0 };
 const PASSING_CAPTCHA = 'XXXX.DUMMY.TOKEN.XXXX';
-const POSTBACK_POINTS = 250;
 
 async function signUp() {
   const call = session();
@@ -287,12 +309,13 @@ async function signUp() {
 function newPostback(userId, r) {
   const provider = pick(OFFERWALL_IDS, r);
   const tx = `chaos-${randomUUID()}`;
+  const points = r() < HELD_SHARE ? HELD_POINTS : POSTBACK_POINTS;
   const url = OFFERWALL_PROVIDERS[provider].sign(
     sandboxCredentials(provider),
-    { userId, transactionId: tx, action: 'credit', offer: { id: 'chaos', name: 'Survey (chaos drill)', category: 'survey', points: POSTBACK_POINTS }, userIp: '203.0.113.7' },
+    { userId, transactionId: tx, action: 'credit', offer: { id: 'chaos', name: 'Survey (chaos drill)', category: 'survey', points }, userIp: '203.0.113.7' },
     `${GATEWAY}/webhooks/offerwalls/${provider}`,
   );
-  const pb = { key: `${provider}:${tx}`, url, accepted: false, settled: false };
+  const pb = { key: `${provider}:${tx}`, url, points, accepted: false, settled: false };
   postbacks.set(pb.key, pb);
   return pb;
 }
@@ -364,7 +387,7 @@ async function buyer(r, running) {
     try {
       const payment = await user.call('POST', '/api/create-esim-payment', { planType: '1GB', country: 'US' });
       purchases.created++;
-      const body = new URLSearchParams({ key: SANDBOX_PUBLISHABLE_KEY, client_secret: payment.clientSecret, payment_method: 'pm_card_visa', return_url: `${GATEWAY}/success` });
+      const body = new URLSearchParams({ key: STRIPE_SANDBOX_PUBLISHABLE_KEY, client_secret: payment.clientSecret, payment_method: 'pm_card_visa', return_url: `${GATEWAY}/success` });
       // The sandbox card form's relay to the Stripe emulator, from our own origin as the SPA sends it.
       const confirmed = await fetch(`${GATEWAY}/sandbox/stripe/v1/payment_intents/${payment.paymentIntentId}/confirm`, {
         method: 'POST',
@@ -412,6 +435,37 @@ async function credits(client) {
   const { rows } = await client.query(`SELECT reference, count(*)::int AS n FROM rewards.ledger_transfers WHERE kind = 'offerwall_credit' GROUP BY reference`);
   return new Map(rows.map((r) => [r.reference, r.n]));
 }
+/**
+ * The held credits (docs/earning.md, "Held credits") and their releases: each credit is released at
+ * most once, never before its time, and (with `overdueMs` of slack for the release job's interval
+ * and a restart of rewards) every one that is due has been. `during` counts the releases made
+ * before `until` (the end of the load): the holds ran under the faults, not only afterwards.
+ * `dueBy` counts the credits not released yet that are due by `by`.
+ */
+async function heldCredits(client, { until, overdueMs, by = Date.now() }) {
+  const { rows } = await client.query(
+    `WITH held AS (
+       SELECT c.reference, c.held_until,
+              (SELECT count(*) FROM rewards.ledger_transfers r WHERE r.kind = 'hold_release' AND r.reference = c.id::text) AS releases,
+              (SELECT min(r.created_at) FROM rewards.ledger_transfers r WHERE r.kind = 'hold_release' AND r.reference = c.id::text) AS released_at
+         FROM rewards.ledger_transfers c
+        WHERE c.kind = 'offerwall_credit' AND c.held_until IS NOT NULL)
+     SELECT coalesce(array_agg(reference), '{}') AS refs,
+            count(*) FILTER (WHERE releases > 0)::int AS released,
+            count(*) FILTER (WHERE releases > 1)::int AS twice,
+            count(*) FILTER (WHERE released_at < held_until)::int AS early,
+            count(*) FILTER (WHERE releases = 0 AND held_until <= now() - make_interval(secs => $2::double precision / 1000))::int AS overdue,
+            count(*) FILTER (WHERE released_at <= $1)::int AS during,
+            count(*) FILTER (WHERE releases = 0 AND held_until <= $3)::int AS "dueBy",
+            count(*) FILTER (WHERE releases = 0 AND held_until > now())::int AS "notDue",
+            (SELECT count(*) FROM rewards.ledger_holds WHERE available_at <= now() - make_interval(secs => $2::double precision / 1000))::int AS waiting
+       FROM held`,
+    [new Date(until), overdueMs, new Date(by)],
+  );
+  const { refs, ...counts } = rows[0];
+  return { refs: new Set(refs), ...counts };
+}
+
 /** Messages in each service's dead-letter queue (events whose handler kept failing). */
 async function deadLetters() {
   const conn = await amqplib.connect(BASE_AMQP.toString());
@@ -478,13 +532,13 @@ async function cleanup() {
 }
 
 async function main() {
-  for (const name of SERVICES) {
+  for (const name of PROCESSES) {
     if (!(await portFree(portOf(name)))) throw new Error(`port ${portOf(name)} (${name}) is taken: choose another --port-offset`);
   }
   console.log(`chaos drill ${RUN}: ${SECONDS} s of load, ${KILLS} kills, seed ${SEED}; the product at ${GATEWAY}; logs in ${RUN_DIR}`);
-  for (const name of SERVICES) launch(name);
-  await untilReady(SERVICES, 180_000);
-  console.log(`${stamp()} every service ready`);
+  for (const name of PROCESSES) launch(name);
+  await untilReady(PROCESSES, 180_000);
+  console.log(`${stamp()} every service and the provider emulators ready`);
   for (let i = 0; i < 3; i++) await signUp();
 
   t0 = Date.now();
@@ -525,7 +579,9 @@ async function main() {
     const c = await credits(client);
     const busy = await inProgress(client);
     const boxes = await outboxes(client);
-    quiet = [...expected].every((k) => c.has(k)) && Object.values(busy).every((n) => n === 0) && Object.values(boxes).every((b) => b.waiting === 0);
+    // Every held credit due before the deadline is waited for: with the drill's short holds, all of them.
+    const holds = await heldCredits(client, { until: loadEnd, overdueMs: 0, by: deadline });
+    quiet = [...expected].every((k) => c.has(k)) && Object.values(busy).every((n) => n === 0) && Object.values(boxes).every((b) => b.waiting === 0) && holds.dueBy === 0 && holds.waiting === 0;
     if (quiet) break;
     await sleep(1000);
   }
@@ -538,6 +594,9 @@ async function main() {
   const busy = await inProgress(client);
   const boxes = await outboxes(client);
   const ledger = await ledgerBalanced(client);
+  const holds = await heldCredits(client, { until: loadEnd, overdueMs: 10_000 });
+  const expectedHeld = new Set([...postbacks.values()].filter((p) => p.accepted && p.points >= HOLD_MIN_POINTS).map((p) => p.key));
+  const heldWrong = [...expectedHeld].filter((k) => !holds.refs.has(k)).length + [...holds.refs].filter((k) => k.includes(':chaos-') && !expectedHeld.has(k)).length;
   const operatorQueue = {
     redemptions: await scalar(client, `SELECT count(*) FROM rewards.redemptions WHERE status = 'manual_transfer_required'`),
     provisionings: await scalar(client, `SELECT count(*) FROM esim.provisionings WHERE status = 'manual_transfer_required'`),
@@ -556,6 +615,11 @@ async function main() {
 
   const checks = [
     ['credits exact: one ledger credit per accepted postback', missing === 0 && doubled === 0 && unexpected === 0, `${expected.size} accepted, ${c.size} credited, ${missing} missing, ${doubled} doubled, ${unexpected} not accepted yet credited`],
+    [
+      'held credits released once',
+      heldWrong === 0 && holds.twice === 0 && holds.early === 0 && holds.overdue === 0 && holds.waiting === 0 && expectedHeld.size > 0 && holds.during > 0,
+      `${expectedHeld.size} accepted of ${HELD_POINTS} points (held ${HOLD_SECONDS} s), ${holds.refs.size} held, ${heldWrong} held or not held wrongly, ${holds.released} released (${holds.during} during the load), ${holds.notDue} not due yet, ${holds.twice} twice, ${holds.early} early, ${holds.overdue} overdue (${holds.waiting} still in ledger_holds)`,
+    ],
     ['ledger balanced', ledger.ok, ledger.ok ? 'every invariant of ledger-invariants.ts holds' : ledger.why],
     ['nothing stuck', Object.values(busy).every((n) => n === 0), JSON.stringify(busy)],
     ['no dead letters', Object.values(dlq).every((n) => n === 0), JSON.stringify(dlq)],

@@ -20,7 +20,6 @@
 // other services when the cores are short (below, "The answers first").
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +30,8 @@ if (!existsSync(contracts)) {
   console.error(`${contracts} is missing: run "npm run build" first (or "npm start", which builds).`);
   process.exit(1);
 }
-// The one list of services and their default HTTP ports (libs/contracts/src/ports/services.ts).
-const { SERVICES: services, DEFAULT_HTTP_PORTS: DEFAULT_PORTS } = createRequire(import.meta.url)(contracts);
-const { SANDBOXES_DEFAULT_PORT } = createRequire(import.meta.url)(path.join(root, 'libs/contracts/dist/sandboxes/index.js'));
+// Loaded once the build is known to be there: it reads the list of services from libs/contracts.
+const { SERVICES: services, entryOf, portOf, providersWithoutCredentials, sandboxesProcess, serviceEnv } = await import('./lib/product-env.mjs');
 
 function option(name, envName) {
   const i = process.argv.indexOf(`--${name}`);
@@ -86,19 +84,11 @@ let stopping = false;
 // Readable coloured logs for a person at a terminal; JSON when the output goes to a file or collector.
 const env = { ...process.env };
 if (!env.LOG_FORMAT && process.stdout.isTTY && env.NODE_ENV !== 'production') env.LOG_FORMAT = 'pretty';
-const gatewayPort = DEFAULT_PORTS.gateway + offset;
-const webhooksPort = DEFAULT_PORTS.webhooks + offset;
-const moved = offset > 0 || replicas > 1;
+const gatewayPort = portOf('gateway', { offset });
 if (offset > 0) env.PUBLIC_URL ??= `http://localhost:${gatewayPort}`;
 
 /** The environment of one process: its ports, when they differ from the service's defaults. */
-function envOf(name, replica) {
-  if (!moved) return env;
-  if (name === 'gateway') return { ...env, PORT: String(gatewayPort), WEBHOOKS_URL: env.WEBHOOKS_URL ?? `http://127.0.0.1:${webhooksPort}` };
-  const behindBalancer = name === 'webhooks' && replicas > 1;
-  const port = DEFAULT_PORTS[name] + offset + 100 * (behindBalancer ? replica + 1 : replica);
-  return { ...env, HEALTH_PORT: String(port), ...(name === 'webhooks' ? { WEBHOOKS_PORT: String(port) } : {}) };
-}
+const envOf = (name, replica) => serviceEnv(env, name, { offset, replicas, replica });
 
 /** What a Kubernetes Service does for the replicas of the webhooks service: new connections round-robin. */
 function balance(port, targets, label) {
@@ -125,7 +115,7 @@ function balance(port, targets, label) {
 }
 
 function launch(name, replica) {
-  const entry = name === 'sandboxes' ? path.join(root, 'sandboxes', 'dist', 'main.js') : path.join(root, 'services', name, 'dist', 'main.js');
+  const entry = entryOf(name);
   if (!existsSync(entry)) {
     console.error(`${entry} is missing: run "npm run build" first (or "npm start", which builds).`);
     process.exit(1);
@@ -139,7 +129,7 @@ function launch(name, replica) {
   // answers would wait behind rewards' crediting. A terminal's Ctrl-C or hang-up now reaches only this process, which stops them. If
   // this process is killed outright (SIGKILL), each service sees its IPC channel close and stops
   // itself (startService, libs/platform/src/bootstrap/start-service.ts).
-  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: name === 'sandboxes' ? sandboxesEnv : envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [...profile, entry], { cwd: root, env: name === 'sandboxes' ? sandboxes.env : envOf(name, replica), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
   const prefix = `${label.padEnd(replicas > 1 ? 16 : 13)}|`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
@@ -165,41 +155,25 @@ function launch(name, replica) {
   return envOf(name, replica);
 }
 
-/**
- * The providers without credentials, which the emulators stand in for (each service's settings
- * choose the sandbox the same way: no secret key, no API key, a wall with none of its credentials).
- */
-function providersWithoutCredentials() {
-  const missing = [];
-  if (!env.STRIPE_SECRET_KEY) missing.push('Stripe');
-  if (!env.KEEPGO_API_KEY) missing.push('KeepGo');
-  if (!env.CAPTCHA_SECRET) missing.push('Turnstile');
-  if (env.OFFERWALLS_SANDBOX !== 'false') {
-    const providers = path.join(root, 'services/webhooks/dist/postbacks/providers/index.js');
-    const { OFFERWALL_PROVIDERS } = createRequire(import.meta.url)(providers);
-    for (const wall of Object.values(OFFERWALL_PROVIDERS)) if (Object.values(wall.credentials).every((v) => !env[v])) missing.push(wall.name);
-  }
-  return missing;
-}
-const emulated = env.SANDBOXES_URL ? [] : providersWithoutCredentials();
-const sandboxesPort = SANDBOXES_DEFAULT_PORT + offset;
-const sandboxesEnv = { ...env, PORT: String(sandboxesPort) };
-if (emulated.length > 0) env.SANDBOXES_URL = `http://127.0.0.1:${sandboxesPort}`;
+const emulated = env.SANDBOXES_URL ? [] : providersWithoutCredentials(env);
+const sandboxes = sandboxesProcess(env, { offset });
+if (emulated.length > 0) env.SANDBOXES_URL = sandboxes.url;
 
 const ports = [];
 if (emulated.length > 0) {
   launch('sandboxes', 0);
-  ports.push(`sandboxes ${sandboxesPort}`);
+  ports.push(`sandboxes ${sandboxes.port}`);
 }
 for (const name of services) {
   const count = name === 'gateway' ? 1 : replicas;
   for (let r = 0; r < count; r++) {
     const e = launch(name, r);
-    if (moved) ports.push(`${name}${count > 1 ? `#${r + 1}` : ''} ${name === 'gateway' ? e.PORT : e.HEALTH_PORT}`);
+    if (offset > 0 || replicas > 1) ports.push(`${name}${count > 1 ? `#${r + 1}` : ''} ${name === 'gateway' ? e.PORT : e.HEALTH_PORT}`);
   }
 }
 if (services.includes('webhooks') && replicas > 1) {
-  const targets = Array.from({ length: replicas }, (_, r) => DEFAULT_PORTS.webhooks + offset + 100 * (r + 1));
+  const targets = Array.from({ length: replicas }, (_, replica) => portOf('webhooks', { offset, replicas, replica }));
+  const webhooksPort = portOf('webhooks', { offset });
   balance(webhooksPort, targets, 'webhooks');
   ports.push(`webhooks (balancer) ${webhooksPort}`);
 }
@@ -207,7 +181,7 @@ if (services.includes('webhooks') && replicas > 1) {
 const where = env.PUBLIC_URL ?? `http://localhost:${gatewayPort}`;
 console.log(`starting ${services.join(', ')}${replicas > 1 ? `, ${replicas} replicas of each backend service` : ''} — the app will be at ${where}`);
 if (emulated.length > 0) console.log(`no credentials for ${emulated.join(', ')}: the provider emulators (sandboxes) run at ${env.SANDBOXES_URL}`);
-if (moved) console.log(`HTTP ports (health, /metrics): ${ports.join(', ')}`);
+if (offset > 0 || replicas > 1) console.log(`HTTP ports (health, /metrics): ${ports.join(', ')}`);
 
 function stop(code = 0) {
   if (stopping) return;
