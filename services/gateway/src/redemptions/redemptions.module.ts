@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
 import { CaptchaModule } from '../captcha/captcha.module';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
-import { AdminGiftsController } from './admin-gifts.controller';
 import { GenerateQrController } from './generate-qr.controller';
 import { IccidLookups } from './iccid-lookups';
 import { PointsStatementController } from './points-statement.controller';
@@ -12,12 +10,13 @@ import { RedemptionAnswers } from './redemption-answers';
 import { WalletController } from './wallet.controller';
 
 /**
- * Redeeming (points or gifts), the points statement, QR codes, the user's gifts and eSIM lines,
- * and admin gifting (docs/redemption.md).
+ * Redeeming (points or gifts), the points statement, QR codes, the user's gifts and eSIM lines
+ * (docs/redemption.md);
+ * admin gifting is in the admin module.
  */
 @Module({
-  imports: [CaptchaModule, AdminModule, RateLimitsModule],
-  controllers: [RedeemController, PointsStatementController, GenerateQrController, AdminGiftsController, WalletController],
+  imports: [CaptchaModule, RateLimitsModule],
+  controllers: [RedeemController, PointsStatementController, GenerateQrController, WalletController],
   providers: [QrCodes, RedemptionAnswers, IccidLookups],
 })
 export class RedemptionsModule {}
