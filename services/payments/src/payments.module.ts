@@ -20,7 +20,7 @@ import { PaymentConfigRpcHandler } from './purchases/payment-config.rpc-handler'
 import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
-import { StripeEventAcceptedEventHandler } from './webhooks/stripe-event-accepted.event-handler';
+import { StripeEventAcceptedEventHandler } from './stripe-events/stripe-event-accepted.event-handler';
 
 @Module({})
 export class PaymentsModule {
