@@ -7,16 +7,17 @@ import { PointsStatementController } from './points-statement.controller';
 import { QrCodes } from './qr-codes';
 import { RedeemController } from './redeem.controller';
 import { RedemptionAnswers } from './redemption-answers';
-import { WalletController } from './wallet.controller';
 
 /**
- * Redeeming (points or gifts), the points statement, QR codes, the user's gifts and eSIM lines
- * (docs/redemption.md);
+ * Redeeming (points or gifts), the points statement and QR codes (docs/redemption.md);
+ * the user's gifts and eSIM lines are in the wallet module;
  * admin gifting is in the admin module.
  */
 @Module({
   imports: [CaptchaModule, RateLimitsModule],
-  controllers: [RedeemController, PointsStatementController, GenerateQrController, WalletController],
+  controllers: [RedeemController, PointsStatementController, GenerateQrController],
   providers: [QrCodes, RedemptionAnswers, IccidLookups],
+  // The wallet shows its lines' QR codes too.
+  exports: [QrCodes],
 })
 export class RedemptionsModule {}
