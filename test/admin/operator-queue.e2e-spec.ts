@@ -2,7 +2,7 @@ import { OperatorQueueResponse } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { KeepGoEmulatorFaults } from '../../sandboxes/src/keepgo/keepgo-emulator-faults';
 import es from '../../services/notifications/src/templates/locales/es.json';
-import { refundIdempotencyKey } from '../../services/payments/src/refunds/purchase-resolutions';
+import { refundIdempotencyKey } from '../../services/payments/src/operator-queue/purchase-resolutions';
 import { confirmPurchase, createPayment, payWithVisa, serverStripe } from '../purchases/purchases-support';
 import { credit, DEMO_ICCID, expectLedgerSound, ledgerBalance, newEsim, redeem, Redeemer, signUpRedeemer, topUp, transfersOf } from '../redemption/redemption-support';
 import { uniqueEmail } from '../support/accounts';

@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { PurchaseEsimIssued, STRIPE_SANDBOX_WEBHOOK_SECRET, type CreateEsimPaymentResponse } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { startPayments } from '../../services/payments/src/app';
-import { PurchaseResolutions } from '../../services/payments/src/refunds/purchase-resolutions';
+import { PurchaseResolutions } from '../../services/payments/src/operator-queue/purchase-resolutions';
 import { signUp } from '../support/accounts';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';

@@ -6,8 +6,8 @@ import { PaymentsOperatorQueue1734200000000 } from './migrations/1734200000000-o
 import { PaymentsReconciliation1734300000000 } from './migrations/1734300000000-reconciliation';
 import { PaymentReconciler } from './reconciliation/payment-reconciler';
 import { StripeSandboxMoved1737000000000 } from './migrations/1737000000000-stripe-sandbox-moved';
-import { OperatorQueueRpcHandler } from './refunds/operator-queue.rpc-handler';
-import { PurchaseResolutions } from './refunds/purchase-resolutions';
+import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
+import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
 import { CreatePaymentRpcHandler } from './purchases/create-payment.rpc-handler';
 import { EsimFailedEventHandler } from './purchases/esim-failed.event-handler';
@@ -20,7 +20,7 @@ import { PaymentConfigRpcHandler } from './purchases/payment-config.rpc-handler'
 import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
-import { StripeEventAcceptedEventHandler } from './webhooks/stripe-event-accepted.event-handler';
+import { StripeEventAcceptedEventHandler } from './stripe-events/stripe-event-accepted.event-handler';
 
 @Module({})
 export class PaymentsModule {

@@ -1,5 +1,5 @@
 import { SERVICE_PORTS } from '../ports/index';
-import { AuditRpc } from './identity-admin.rpc';
+import { AuditRpc } from '../identity/identity-admin.rpc';
 
 const answered = Object.values(SERVICE_PORTS).flatMap((p) => p.answers);
 

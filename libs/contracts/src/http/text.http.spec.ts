@@ -9,7 +9,7 @@ import {
   resetPasswordRequestSchema,
   verifyEmailRequestSchema,
 } from './auth.http';
-import { IdentityAdminRpc } from '../admin/identity-admin.rpc';
+import { IdentityAdminRpc } from '../identity/identity-admin.rpc';
 import { adminUsersQuerySchema } from './admin-users.http';
 import { verifyCaptchaRequestSchema } from './captcha.http';
 import { sandboxCompleteFormSchema, sandboxReverseFormSchema, sandboxWallQuerySchema } from './earning.http';

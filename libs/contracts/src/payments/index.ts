@@ -1,3 +1,4 @@
 export * from './payments.events';
 export * from './payments.rpc';
-export * from './purchase-esim.events';
+export * from './payments-admin.rpc';
+export * from './operator.events';

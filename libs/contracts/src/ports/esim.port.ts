@@ -1,10 +1,11 @@
 import { DataGiftGranted, GiftSummaryChanged, ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
 import { EsimRpc } from '../esim/esim.rpc';
-import { EsimAdminRpc } from '../admin/esim-admin.rpc';
-import { DeliveryResolved, PurchaseResolved } from '../admin/operator.events';
+import { EsimAdminRpc } from '../esim/esim-admin.rpc';
+import { DeliveryResolved } from '../esim/operator.events';
+import { PurchaseResolved } from '../payments/operator.events';
 import { EsimWalletRpc } from '../esim/wallet.rpc';
 import { PaymentSucceeded } from '../payments/payments.events';
-import { PurchaseEsimFailed, PurchaseEsimIssued } from '../payments/purchase-esim.events';
+import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { PointsReserved } from '../rewards/redemptions';
 import { defineServicePort } from './service-port';
 

@@ -1,6 +1,6 @@
 import { DataGiftGranted, GiftSummaryChanged, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, PasswordChanged, ProfileChanged } from '../identity/identity.events';
-import { PurchaseEsimIssued } from '../payments/purchase-esim.events';
+import { PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { BalanceChanged, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { defineServicePort } from './service-port';
 

@@ -11,7 +11,7 @@ import {
 } from '../identity/identity.events';
 import { IdentityRpc } from '../identity/identity.rpc';
 import { RecipientRpc } from '../identity/recipient.rpc';
-import { AuditRpc, IdentityAdminRpc } from '../admin/identity-admin.rpc';
+import { AuditRpc, IdentityAdminRpc } from '../identity/identity-admin.rpc';
 import { defineServicePort } from './service-port';
 
 export const IdentityPort = defineServicePort('identity', {

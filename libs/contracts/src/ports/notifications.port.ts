@@ -1,6 +1,7 @@
 import { EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
-import { DeliveryResolved, PurchaseResolved } from '../admin/operator.events';
+import { DeliveryResolved } from '../esim/operator.events';
+import { PurchaseResolved } from '../payments/operator.events';
 import { defineServicePort } from './service-port';
 
 /** Emails people: every event here becomes one message in the user's language. */

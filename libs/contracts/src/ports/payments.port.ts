@@ -1,8 +1,8 @@
 import { PaymentSucceeded, StripeEventRefused } from '../payments/payments.events';
 import { PaymentsRpc } from '../payments/payments.rpc';
-import { PaymentsAdminRpc } from '../admin/payments-admin.rpc';
-import { PurchaseResolved } from '../admin/operator.events';
-import { PurchaseEsimFailed, PurchaseEsimIssued } from '../payments/purchase-esim.events';
+import { PaymentsAdminRpc } from '../payments/payments-admin.rpc';
+import { PurchaseResolved } from '../payments/operator.events';
+import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { StripeEventAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 

@@ -3,7 +3,7 @@ import { AccountDeleted, UserRegistered } from '../identity/identity.events';
 import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
 import { BalanceChanged, OfferwallPostbackRefused, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { RewardsRpc } from '../rewards/rewards.rpc';
-import { RewardsAdminRpc } from '../admin/rewards-admin.rpc';
+import { RewardsAdminRpc } from '../rewards/rewards-admin.rpc';
 import { OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 

@@ -3,3 +3,4 @@ export * from './redemptions';
 export * from './rewards.events';
 export * from './rewards.rpc';
 export * from './tasks';
+export * from './rewards-admin.rpc';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AmqpConnection, CONFIG, DeadLetters, PlatformConfig } from '@esim/platform';
 import { AdminAudit } from './admin-audit';
+import { AdminGiftsController } from './admin-gifts.controller';
+import { AdminStatsController } from './admin-stats.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminUserTable } from './admin-user-table';
 import { AdminUsersController } from './admin-users.controller';
@@ -11,12 +13,21 @@ import { OperatorQueueController } from './operator-queue.controller';
 import { UsersExportController } from './users-export.controller';
 
 /**
- * /api/admin (docs/admin.md): the user table and its export, the supplier test, the operator queue,
- * dead letters and the audit trail, every route behind AdminGuard. Other admin features import this
- * module for the guard and the audit.
+ * /api/admin (docs/admin.md): every admin route, all behind AdminGuard — the user table and its
+ * export, the stat cards, data gifts, the supplier test, the operator queue, dead letters and the
+ * audit trail. Other modules import this one for the guard and the audit.
  */
 @Module({
-  controllers: [AdminUsersController, UsersExportController, KeepgoTestController, OperatorQueueController, DeadLettersController, AuditController],
+  controllers: [
+    AdminUsersController,
+    UsersExportController,
+    AdminStatsController,
+    AdminGiftsController,
+    KeepgoTestController,
+    OperatorQueueController,
+    DeadLettersController,
+    AuditController,
+  ],
   providers: [
     AdminGuard,
     AdminAudit,

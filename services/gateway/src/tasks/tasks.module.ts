@@ -1,11 +1,8 @@
 import { Module } from '@nestjs/common';
-import { AdminModule } from '../admin/admin.module';
-import { AdminStatsController } from './admin-stats.controller';
 import { TasksController } from './tasks.controller';
 
-/** /api/tasks, /api/offerwalls, /api/rapidoreach/uid and /api/admin/stats. */
+/** /api/tasks, /api/offerwalls, /api/rapidoreach/uid (the admin stat cards are in the admin module). */
 @Module({
-  imports: [AdminModule],
-  controllers: [TasksController, AdminStatsController],
+  controllers: [TasksController],
 })
 export class TasksModule {}

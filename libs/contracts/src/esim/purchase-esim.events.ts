@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
 
 /**
- * esim's answers to PaymentSucceeded (published by esim, consumed by payments): declared beside
- * the purchase contracts because only card purchases use them. Exactly one of the two per purchase.
+ * esim's answers to payments' PaymentSucceeded (published by esim, consumed by payments and, for
+ * the issued one, the gateway's live view). Exactly one of the two per purchase.
  */
 
 /** The eSIM of a paid purchase was issued by the provider. */

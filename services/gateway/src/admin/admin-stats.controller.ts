@@ -1,8 +1,8 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { AdminStats, EsimRpc, RewardsRpc } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
-import { AdminAudit } from '../admin/admin-audit';
-import { AdminGuard } from '../admin/admin.guard';
+import { AdminAudit } from './admin-audit';
+import { AdminGuard } from './admin.guard';
 import { CurrentUserId } from '../sessions/auth.guard';
 
 /** The admin stat cards: users and points from the ledger (users holding a points account), GB gifted from esim. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { iccidSchema } from '../http/redemption.http';
 import { defineAdminRpc } from '../rpc/rpc-definition';
-import { lpaCodeSchema, OPERATOR_ACTIONS, operatorQueueItemSchema, operatorQueueListRequestSchema, operatorResolutionSchema } from './operator-queue';
+import { lpaCodeSchema, OPERATOR_ACTIONS, operatorQueueItemSchema, operatorQueueListRequestSchema, operatorResolutionSchema } from '../admin/operator-queue';
 
 /** Operator actions on card purchases; the acting admin travels as meta.userId. */
 export const PaymentsAdminRpc = {

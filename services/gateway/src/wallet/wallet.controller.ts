@@ -2,7 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { EsimLinesResponse, EsimRpc, GiftsResponse } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
 import { AuthGuard } from '../sessions/auth.guard';
-import { QrCodes } from './qr-codes';
+import { QrCodes } from '../redemptions/qr-codes';
 
 /** What the signed-in user (the RPCs' acting user) holds: data gifts to claim, and the eSIM lines redemptions and gifts delivered. */
 @Controller('api')

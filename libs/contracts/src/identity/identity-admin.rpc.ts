@@ -3,7 +3,7 @@ import { AUDIT_OUTCOMES, auditEntrySchema } from '../http/admin-operations.http'
 import { SORT_ORDERS } from '../http/admin-users.http';
 import { text } from '../http/text.http';
 import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
-import { adminCursorSchema } from './admin-cursor';
+import { adminCursorSchema } from '../admin/admin-cursor';
 
 /** The identity columns of the admin user table. */
 export const adminIdentityUserSchema = z.object({

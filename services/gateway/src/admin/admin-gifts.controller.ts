@@ -2,8 +2,8 @@ import { Body, Controller, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { AdminGiftResponse, adminGiftRequestSchema, EsimRpc, RecipientRpc } from '@esim/contracts';
 import { AppError, RpcClient } from '@esim/platform';
-import { AdminAudit } from '../admin/admin-audit';
-import { AdminGuard } from '../admin/admin.guard';
+import { AdminAudit } from './admin-audit';
+import { AdminGuard } from './admin.guard';
 import { ZodPipe } from '../common/zod.pipe';
 import { CurrentUserId } from '../sessions/auth.guard';
 

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CLAIM_COUNTRIES, REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { SORT_ORDERS } from '../http/admin-users.http';
 import { defineAdminRpc } from '../rpc/rpc-definition';
-import { adminCursorSchema } from './admin-cursor';
-import { SEARCH_IDS_MAX } from './identity-admin.rpc';
-import { operatorQueueItemSchema, operatorQueueListRequestSchema } from './operator-queue';
+import { adminCursorSchema } from '../admin/admin-cursor';
+import { SEARCH_IDS_MAX } from '../identity/identity-admin.rpc';
+import { operatorQueueItemSchema, operatorQueueListRequestSchema } from '../admin/operator-queue';
 
 /** What esim needs to know of a points redemption it never saw (to refund or deliver it by hand). */
 export const redemptionFactsSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAdminRpc } from '../rpc/rpc-definition';
-import { lpaCodeSchema, OPERATOR_ACTIONS, operatorQueueItemSchema, operatorQueueListRequestSchema, operatorResolutionSchema } from './operator-queue';
-import { redemptionFactsSchema } from './rewards-admin.rpc';
+import { lpaCodeSchema, OPERATOR_ACTIONS, operatorQueueItemSchema, operatorQueueListRequestSchema, operatorResolutionSchema } from '../admin/operator-queue';
+import { redemptionFactsSchema } from '../rewards/rewards-admin.rpc';
 import { iccidSchema } from '../http/redemption.http';
 
 /** Admin reads and operator actions of esim; the acting admin travels as meta.userId. */
