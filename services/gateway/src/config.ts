@@ -36,6 +36,7 @@ export const gatewayConfigSchema = platformConfigSchema
     RATE_LIMIT_PASSWORD_CHECK_USER: rateLimitSetting('10/900').describe('Current-password checks (profile changes) per signed-in user per window.'),
     RATE_LIMIT_ICCID_USER: rateLimitSetting('20/3600').describe('ICCID lookups (top-ups through POST /api/redeem-points or /api/gift-data) per signed-in user per window; each refused one also costs the captcha mark.'),
     RATE_LIMIT_ICCID_IP: rateLimitSetting('60/3600').describe('ICCID lookups (top-ups) per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts make them.'),
+    RATE_LIMIT_DEVICES_IP: rateLimitSetting('60/600').describe('Phone compatibility questions (GET /api/devices/compatibility, public) per client network (an IPv4 address, or an IPv6 /64) per window.'),
     CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the local siteverify emulator at /sandbox/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the local emulator under PUBLIC_URL).'),

@@ -22,6 +22,7 @@ const BUCKETS = {
   passwordCheckUser: 'RATE_LIMIT_PASSWORD_CHECK_USER',
   iccidUser: 'RATE_LIMIT_ICCID_USER',
   iccidIp: 'RATE_LIMIT_ICCID_IP',
+  devicesIp: 'RATE_LIMIT_DEVICES_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 
