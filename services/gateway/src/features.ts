@@ -1,6 +1,7 @@
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
+import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PurchasesModule } from './purchases/purchases.module';
@@ -20,5 +21,6 @@ export const FEATURE_MODULES = [
   PurchasesModule,
   RedemptionsModule,
   WalletModule,
+  DevicesModule,
   DocsModule,
 ];
