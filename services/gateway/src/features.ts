@@ -6,6 +6,7 @@ import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PurchasesModule } from './purchases/purchases.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { TwoFactorModule } from './two-factor/two-factor.module';
 import { UsersModule } from './users/users.module';
 import { WalletModule } from './wallet/wallet.module';
 
@@ -13,6 +14,7 @@ import { WalletModule } from './wallet/wallet.module';
 export const FEATURE_MODULES = [
   AuthModule,
   UsersModule,
+  TwoFactorModule,
   AdminModule,
   CaptchaModule,
   TasksModule,

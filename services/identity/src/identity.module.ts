@@ -28,6 +28,14 @@ import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetUserRpcHandler } from './users/get-user.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
+import { DisableTwoFactorRpcHandler } from './two-factor/disable-two-factor.rpc-handler';
+import { EnableTwoFactorRpcHandler } from './two-factor/enable-two-factor.rpc-handler';
+import { SecondFactor } from './two-factor/second-factor';
+import { SecretBox } from './two-factor/secret-box';
+import { SetupTwoFactorRpcHandler } from './two-factor/setup-two-factor.rpc-handler';
+import { TwoFactorCodes } from './two-factor/two-factor-codes';
+import { TwoFactorSwitch } from './two-factor/two-factor-switch';
+import { VerifyTwoFactorSignInRpcHandler } from './two-factor/verify-two-factor-sign-in.rpc-handler';
 
 @Module({})
 export class IdentityModule {
@@ -61,8 +69,12 @@ export class IdentityModule {
         ListUsersRpcHandler,
         AdminUsersRpcHandler,
         AuditRpcHandler,
+        SetupTwoFactorRpcHandler,
+        EnableTwoFactorRpcHandler,
+        DisableTwoFactorRpcHandler,
+        VerifyTwoFactorSignInRpcHandler,
       ],
-      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],
+      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch],
     };
   }
 }

@@ -13,3 +13,5 @@ export * from './admin-users.http';
 export * from './admin-keepgo.http';
 export * from './admin-operations.http';
 export * from './live.http';
+export * from './two-factor.http';
+export * from './sessions.http';
