@@ -5,6 +5,7 @@ import { Button, Input } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import { isValidEmail } from './validation';
 import { EmailField } from './EmailField';
+import { TwoFactorForm } from './TwoFactorForm';
 
 interface LoginFormProps {
   onSignup: () => void;
@@ -31,6 +32,18 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
     if (next.password) return passwordRef.current?.focus();
     loginMutation.mutate({ username: email.trim(), password });
   };
+
+  // The password was right and the account asks for its second factor.
+  if (loginMutation.data && 'twoFactorRequired' in loginMutation.data) {
+    return (
+      <TwoFactorForm
+        onBack={() => {
+          loginMutation.reset();
+          setPassword('');
+        }}
+      />
+    );
+  }
 
   return (
     <>
