@@ -29,6 +29,8 @@ export interface AuthContextValue {
   loginMutation: UseMutationResult<UserView | TwoFactorRequiredResponse, Error, LoginRequest>;
   /** The second step of such a sign-in: a code from the app or a recovery code. */
   twoFactorMutation: UseMutationResult<UserView, Error, TwoFactorCodeRequest>;
+  /** Signs in with a passkey this device holds (both factors at once). */
+  passkeyMutation: UseMutationResult<UserView, Error, void>;
   registerMutation: UseMutationResult<RegisterResponse, Error, RegisterRequest>;
   verifyMutation: UseMutationResult<{ user: UserView }, Error, VerifyEmailRequest>;
   resendMutation: UseMutationResult<unknown, Error, ResendVerificationRequest>;
@@ -106,6 +108,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     onError: failed('auth.twoFactor.failed'),
   });
 
+  const passkeyMutation = useMutation<UserView, Error, void>({
+    mutationFn: async () => {
+      // Loaded on demand: most visits never use a passkey, and the first page stays small.
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const optionsJSON = await apiJson<Parameters<typeof startAuthentication>[0]['optionsJSON']>('POST', '/api/login/passkey/options');
+      const response = await startAuthentication({ optionsJSON });
+      return apiJson<UserView>('POST', '/api/login/passkey', { response });
+    },
+    onSuccess: (user) => startSession(user),
+    onError: failed('auth.passkey.failed'),
+  });
+
   const registerMutation = useMutation<RegisterResponse, Error, RegisterRequest>({
     mutationFn: (input) => apiJson<RegisterResponse>('POST', '/api/register', input),
     onError: failed('auth.toast.registrationFailed'),
@@ -150,6 +164,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       error: userQuery.error,
       loginMutation,
       twoFactorMutation,
+      passkeyMutation,
       registerMutation,
       verifyMutation,
       resendMutation,
@@ -158,7 +173,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       endingSession,
       signedOutRedirect,
     }),
-    [user, status, userQuery.error, loginMutation, twoFactorMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, endingSession, signedOutRedirect],
+    [user, status, userQuery.error, loginMutation, twoFactorMutation, passkeyMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, endingSession, signedOutRedirect],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

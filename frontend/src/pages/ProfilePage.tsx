@@ -9,6 +9,7 @@ import { ActiveSessions } from './profile/ActiveSessions';
 import { AccountStats } from './profile/AccountStats';
 import { DangerZone } from './profile/DangerZone';
 import { NotificationSettings } from './profile/NotificationSettings';
+import { PasskeySettings } from './profile/PasskeySettings';
 import { ProfileCard } from './profile/ProfileCard';
 import { RedemptionProgress } from './profile/RedemptionProgress';
 import { SignOut } from './profile/SignOut';
@@ -33,6 +34,7 @@ export default function ProfilePage() {
         </Card>
         <NotificationSettings user={user} />
         <TwoFactorSettings user={user} />
+        <PasskeySettings />
         <ActiveSessions />
         <AccountStats user={user} />
         <DangerZone />

@@ -3,6 +3,7 @@ import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
 import { PurchasesModule } from './purchases/purchases.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -15,6 +16,7 @@ export const FEATURE_MODULES = [
   AuthModule,
   UsersModule,
   TwoFactorModule,
+  PasskeysModule,
   AdminModule,
   CaptchaModule,
   TasksModule,

@@ -28,6 +28,11 @@ import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetUserRpcHandler } from './users/get-user.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
+import { ManagePasskeysRpcHandler } from './passkeys/manage-passkeys.rpc-handler';
+import { PasskeyRegistrationRpcHandler } from './passkeys/passkey-registration.rpc-handler';
+import { PasskeySignInRpcHandler } from './passkeys/passkey-sign-in.rpc-handler';
+import { Passkeys } from './passkeys/passkeys';
+import { RelyingParty } from './passkeys/relying-party';
 import { DisableTwoFactorRpcHandler } from './two-factor/disable-two-factor.rpc-handler';
 import { EnableTwoFactorRpcHandler } from './two-factor/enable-two-factor.rpc-handler';
 import { SecondFactor } from './two-factor/second-factor';
@@ -73,8 +78,11 @@ export class IdentityModule {
         EnableTwoFactorRpcHandler,
         DisableTwoFactorRpcHandler,
         VerifyTwoFactorSignInRpcHandler,
+        PasskeyRegistrationRpcHandler,
+        PasskeySignInRpcHandler,
+        ManagePasskeysRpcHandler,
       ],
-      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch],
+      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
     };
   }
 }

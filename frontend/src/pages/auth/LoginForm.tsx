@@ -14,7 +14,7 @@ interface LoginFormProps {
 
 export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
   const { t } = useTranslation();
-  const { loginMutation } = useAuth();
+  const { loginMutation, passkeyMutation } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
@@ -75,6 +75,18 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
           {t('auth.login.submit')}
         </Button>
       </form>
+      <Button
+        type="button"
+        variant="secondary"
+        size="lg"
+        block
+        className="passkey-sign-in"
+        busy={passkeyMutation.isPending}
+        busyText={t('auth.passkey.signingIn')}
+        onClick={() => passkeyMutation.mutate()}
+      >
+        {t('auth.passkey.signIn')}
+      </Button>
       <p className="auth-switch">
         {t('auth.login.noAccount')}{' '}
         <button type="button" className="link-button" onClick={onSignup}>

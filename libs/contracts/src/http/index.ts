@@ -15,3 +15,4 @@ export * from './admin-operations.http';
 export * from './live.http';
 export * from './two-factor.http';
 export * from './sessions.http';
+export * from './passkeys.http';

@@ -32,6 +32,8 @@ declare module 'express-session' {
      * (POST /api/login/2fa) until `until` (ms). Nobody is signed in meanwhile.
      */
     twoFactor?: { userId: string; email: string; until: number };
+    /** The challenge of the passkey ceremony under way (one at a time), until `until` (ms). */
+    webauthn?: { challenge: string; purpose: 'register' | 'sign_in'; until: number };
     /** The User-Agent that signed in (cut to 512 characters), for the account's session list. */
     userAgent?: string;
     /** When the session last made a request (ms), recorded at most once a minute. */

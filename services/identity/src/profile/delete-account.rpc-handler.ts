@@ -32,6 +32,7 @@ export class DeleteAccountRpcHandler {
       await tx.manager.getRepository(PasswordResetToken).delete({ userId });
       await tx.manager.query('DELETE FROM two_factor_recovery_codes WHERE user_id = $1', [userId]);
       await tx.manager.query('DELETE FROM two_factor WHERE user_id = $1', [userId]);
+      await tx.manager.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
       const deletedAt = new Date();
       await tx.manager.getRepository(User).update(userId, {
         email: erasedEmail(userId),
