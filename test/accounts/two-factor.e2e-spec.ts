@@ -199,6 +199,15 @@ describe('two-factor sign-in', () => {
     expect(off.json().user.settings.twoFactorAuth).toBe(false);
   });
 
+  it('erases the secret and the recovery codes with the account', async () => {
+    const browser = sys.client();
+    const user = await enrolled(browser);
+    expect((await browser.delete('/api/user/account')).status).toBe(200);
+    expect(await twoFactorRow(user.id)).toBeUndefined();
+    const { rows } = await sys.identityDb.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1', [user.id]);
+    expect(rows[0].n).toBe(0);
+  });
+
   it('refuses a malformed code with the contract 400 and writes nothing', async () => {
     const browser = sys.client();
     const user = await enrolled(browser);
