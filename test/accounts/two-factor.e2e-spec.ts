@@ -123,6 +123,19 @@ describe('two-factor sign-in', () => {
     expect(await isSignedIn(thief)).toBe(false);
   });
 
+  it('lets one of two racing sign-ins with the same code or recovery code through, never both', async () => {
+    const user = await enrolled(sys.client());
+    const attempt = async (codeFor: () => string) => {
+      const browsers = [sys.client(), sys.client()];
+      for (const b of browsers) expect((await login(b, user.email, user.password)).json()).toEqual({ twoFactorRequired: true });
+      const code = codeFor();
+      const answers = await Promise.all(browsers.map((b) => b.post('/api/login/2fa', { code })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+    };
+    await attempt(() => totpAt(user.secret, stepNow() + 1));
+    await attempt(() => user.recoveryCodes[0]);
+  });
+
   it('answers 401 to a code without a password step in this session', async () => {
     const user = await enrolled(sys.client());
     const res = await sys.client().post('/api/login/2fa', { code: totp(user.secret, 1) });
