@@ -14,3 +14,6 @@ export * from './admin-keepgo.http';
 export * from './admin-operations.http';
 export * from './live.http';
 export * from './devices.http';
+export * from './two-factor.http';
+export * from './sessions.http';
+export * from './passkeys.http';

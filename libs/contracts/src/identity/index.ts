@@ -1,3 +1,5 @@
 export * from './identity.events';
 export * from './identity.rpc';
 export * from './recipient.rpc';
+export * from './two-factor.rpc';
+export * from './passkey.rpc';
