@@ -15,7 +15,7 @@ const totp = (secret: string, steps = 0) => totpAt(secret, stepNow() + steps);
 
 const expectWrongCode = (res: HttpResponse, status: number) => {
   expect(res.status).toBe(status);
-  expect(res.json()).toMatchObject({ reason: 'two_factor_code_invalid' });
+  expect(res.json()).toMatchObject({ reason: status === 401 ? 'two_factor_sign_in_code_invalid' : 'two_factor_code_invalid' });
 };
 
 /**

@@ -112,12 +112,12 @@ describe('web app: passkeys in the browser', () => {
     const thief = sys.client();
     const bare = await thief.post('/api/login/passkey', JSON.parse(signInBody));
     expect(bare.status).toBe(401);
-    expect(bare.json()).toMatchObject({ reason: 'passkey_refused' });
+    expect(bare.json()).toMatchObject({ reason: 'passkey_sign_in_refused' });
 
     expect((await thief.post('/api/login/passkey/options')).status).toBe(200);
     const replayed = await thief.post('/api/login/passkey', JSON.parse(signInBody));
     expect(replayed.status).toBe(401);
-    expect(replayed.json()).toMatchObject({ reason: 'passkey_refused' });
+    expect(replayed.json()).toMatchObject({ reason: 'passkey_sign_in_refused' });
     expect((await thief.get('/api/user')).status).toBe(401);
   });
 

@@ -34,6 +34,7 @@ export const DeviceRoutes = {
   compatibility: defineRoute({
     method: 'GET',
     path: '/api/devices/compatibility',
+    reasons: ['too_many_attempts'],
     tag: 'Redemption',
     auth: 'public',
     summary: "Whether a phone model supports eSIM (true, false, or null when the model is not in the product's device list)",

@@ -60,6 +60,7 @@ export const PasskeyRoutes = {
     summary: "Add the passkey the browser created for this session's challenge",
     body: registerPasskeyRequestSchema,
     response: passkeySchema,
+    reasons: ['passkey_refused', 'passkey_exists'],
     errors: { 400: REFUSED, 409: 'This passkey is already registered (reason `passkey_exists`).' },
   }),
   list: defineRoute({
@@ -73,6 +74,7 @@ export const PasskeyRoutes = {
   remove: defineRoute({
     method: 'DELETE',
     path: '/api/user/passkeys/{id}',
+    reasons: ['passkey_not_found'],
     tag: 'Passkeys',
     auth: 'session',
     summary: 'Remove a passkey',
@@ -91,11 +93,12 @@ export const PasskeyRoutes = {
   signIn: defineRoute({
     method: 'POST',
     path: '/api/login/passkey',
+    reasons: ['passkey_sign_in_refused', 'too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Sign in with a passkey (counts as both factors; a new session id)',
     body: passkeySignInRequestSchema,
     response: userViewSchema,
-    errors: { 401: REFUSED, 429: 'Too many attempts from this address.' },
+    errors: { 401: 'The authenticator answer does not verify, or no sign-in ceremony was started in this session (reason `passkey_sign_in_refused`).', 429: 'Too many attempts from this address.' },
   }),
 };

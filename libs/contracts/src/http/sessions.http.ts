@@ -38,6 +38,7 @@ export const SessionRoutes = {
   endOne: defineRoute({
     method: 'DELETE',
     path: '/api/user/sessions/{id}',
+    reasons: ['session_not_found', 'session_is_current'],
     tag: 'Account',
     auth: 'session',
     summary: 'End one other session of the account',

@@ -41,6 +41,7 @@ export const TwoFactorRoutes = {
   setup: defineRoute({
     method: 'POST',
     path: '/api/user/2fa/setup',
+    reasons: ['two_factor_already_enabled'],
     tag: 'Two-factor sign-in',
     auth: 'session',
     summary: 'Start enrolling: a new TOTP secret and its otpauth URL (shown once)',
@@ -50,6 +51,7 @@ export const TwoFactorRoutes = {
   enable: defineRoute({
     method: 'POST',
     path: '/api/user/2fa/enable',
+    reasons: ['two_factor_code_invalid', 'two_factor_not_set_up', 'two_factor_already_enabled'],
     tag: 'Two-factor sign-in',
     auth: 'session',
     summary: 'Turn two-factor sign-in on with a code from the app; answers ten recovery codes, once',
@@ -60,6 +62,7 @@ export const TwoFactorRoutes = {
   disable: defineRoute({
     method: 'POST',
     path: '/api/user/2fa/disable',
+    reasons: ['two_factor_code_invalid', 'two_factor_not_enabled'],
     tag: 'Two-factor sign-in',
     auth: 'session',
     summary: 'Turn two-factor sign-in off with a code from the app or a recovery code',
@@ -70,13 +73,14 @@ export const TwoFactorRoutes = {
   signIn: defineRoute({
     method: 'POST',
     path: '/api/login/2fa',
+    reasons: ['two_factor_not_pending', 'two_factor_sign_in_code_invalid', 'too_many_attempts'],
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: "Finish a sign-in that answered twoFactorRequired: a TOTP or a recovery code (each once)",
     body: twoFactorCodeRequestSchema,
     response: userViewSchema,
     errors: {
-      401: 'No password step pending in this session, or it expired (reason `two_factor_not_pending`); or a wrong code (`two_factor_code_invalid`).',
+      401: 'No password step pending in this session, or it expired (reason `two_factor_not_pending`); or a wrong code (`two_factor_sign_in_code_invalid`).',
       429: 'Too many attempts for this account or from this address (wrong codes count like wrong passwords).',
     },
   }),

@@ -9,7 +9,7 @@ import { Hit, RateLimits } from '../rate-limits/rate-limits';
 import { SessionService } from '../sessions/session.service';
 import { keepChallenge, takeChallenge } from './webauthn-challenge';
 
-const refused = () => new AppError('unauthorized', 'The passkey could not be verified', { reason: 'passkey_refused' });
+const refused = () => new AppError('passkey_sign_in_refused', 'The passkey could not be verified');
 
 /**
  * Signing in with a passkey: a verified answer with user verification is both factors, so it

@@ -6,7 +6,7 @@ import { ZodPipe } from '../common/zod.pipe';
 import { AuthGuard } from '../sessions/auth.guard';
 import { keepChallenge, takeChallenge } from './webauthn-challenge';
 
-const refused = () => new AppError('validation', 'The passkey could not be verified', { reason: 'passkey_refused' });
+const refused = () => new AppError('passkey_refused', 'The passkey could not be verified');
 
 /** The account's passkeys on /profile: add one (options, then the browser's answer), list, remove. */
 @Controller('api/user/passkeys')

@@ -112,8 +112,8 @@ export class SessionService {
   /** Ends the user's session that `ref` (sessionRef) names; never the one asking. */
   async endByRef(userId: string, ref: string, currentSid: string): Promise<number> {
     const sid = (await this.redis.smembers(userIndexKey(userId))).find((s) => sessionRef(s) === ref);
-    if (!sid || !(await this.load(sid))) throw new AppError('not_found', 'No such session', { reason: 'session_not_found' });
-    if (sid === currentSid) throw new AppError('conflict', 'This is the session you are using: sign out instead', { reason: 'session_is_current' });
+    if (!sid || !(await this.load(sid))) throw new AppError('session_not_found', 'No such session');
+    if (sid === currentSid) throw new AppError('session_is_current', 'This is the session you are using: sign out instead');
     return this.end(userId, [sid]);
   }
 

@@ -27,7 +27,7 @@ export class TwoFactorSignInController {
   async verify(@Req() req: Request, @Body(new ZodPipe(twoFactorCodeRequestSchema)) { code }: TwoFactorCodeRequest): Promise<UserView> {
     const pending = req.session.twoFactor;
     if (!pending || pending.until < Date.now()) {
-      throw new AppError('unauthorized', 'Sign in with your password again', { reason: 'two_factor_not_pending' });
+      throw new AppError('two_factor_not_pending', 'Sign in with your password again');
     }
     const account: Hit = ['loginAccount', pending.email];
     const network: Hit = ['loginIp', clientNetwork(req)];

@@ -17,7 +17,7 @@ export class ManagePasskeysRpcHandler {
   @RpcHandler(PasskeyRpc.remove)
   async remove({ passkeyId }: RpcRequest<typeof PasskeyRpc.remove>, meta: RpcMeta): Promise<RpcResponse<typeof PasskeyRpc.remove>> {
     if (!(await this.passkeys.remove(actingUserId(meta), passkeyId))) {
-      throw new AppError('not_found', 'No such passkey', { reason: 'passkey_not_found' });
+      throw new AppError('passkey_not_found', 'No such passkey');
     }
     return {};
   }

@@ -49,14 +49,14 @@ export class PasskeyRegistrationRpcHandler {
       expectedRPID: this.rp.id,
       requireUserVerification: true,
     }).catch(() => ({ verified: false as const }));
-    if (!verification.verified) throw passkeyRefused('validation');
+    if (!verification.verified) throw passkeyRefused('adding');
     const { credential } = verification.registrationInfo;
     try {
       return await this.uow.run((tx) =>
         this.passkeys.insert(tx.manager, { userId, credential, name: name ?? this.passkeys.defaultName(response.authenticatorAttachment) }),
       );
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('conflict', 'This passkey is already registered', { reason: 'passkey_exists' });
+      if (isUniqueViolation(err)) throw new AppError('passkey_exists', 'This passkey is already registered');
       throw err;
     }
   }

@@ -30,7 +30,7 @@ export class PasskeySignInRpcHandler {
   @RpcHandler(PasskeyRpc.authenticate)
   async authenticate({ response, expectedChallenge }: RpcRequest<typeof PasskeyRpc.authenticate>): Promise<RpcResponse<typeof PasskeyRpc.authenticate>> {
     const stored = await this.passkeys.find(response.id);
-    if (!stored) throw passkeyRefused('unauthorized');
+    if (!stored) throw passkeyRefused('sign-in');
     const verification = await verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge,
@@ -41,10 +41,10 @@ export class PasskeySignInRpcHandler {
     }).catch(() => null);
     if (!verification?.verified || !(await this.passkeys.used(stored.id, stored.counter, verification.authenticationInfo.newCounter))) {
       this.audit.record('sign_in_failed', { userId: stored.userId, reason: 'passkey_refused' });
-      throw passkeyRefused('unauthorized');
+      throw passkeyRefused('sign-in');
     }
     const user = await this.users.require(stored.userId).catch(() => {
-      throw passkeyRefused('unauthorized');
+      throw passkeyRefused('sign-in');
     });
     this.audit.record('sign_in', { userId: user.id, reason: 'passkey' });
     return { user: toIdentityUser(user) };

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { WebAuthnCredential } from '@simplewebauthn/server';
 import type { Passkey } from '@esim/contracts';
-import { AppError, type ErrorCode } from '@esim/platform';
+import { AppError } from '@esim/platform';
 
 /** One answer for every way a passkey ceremony fails, so the answer tells nothing about accounts. */
-export const passkeyRefused = (code: Extract<ErrorCode, 'validation' | 'unauthorized'>) =>
-  new AppError(code, 'The passkey could not be verified', { reason: 'passkey_refused' });
+export const passkeyRefused = (at: 'adding' | 'sign-in') =>
+  new AppError(at === 'adding' ? 'passkey_refused' : 'passkey_sign_in_refused', 'The passkey could not be verified');
 
 interface PasskeyRow {
   id: string;

@@ -26,9 +26,7 @@ export class UpdateSettingsRpcHandler {
     const user = await this.uow.run(async (tx) => {
       const current = await this.users.require(userId, tx.manager, { lock: true });
       if (settings.twoFactorAuth !== undefined && settings.twoFactorAuth !== toIdentityUser(current).settings.twoFactorAuth) {
-        throw new AppError('conflict', 'Two-factor sign-in is turned on by enrolling an app and off with a code', {
-          reason: 'two_factor_needs_enrolment',
-        });
+        throw new AppError('two_factor_needs_enrolment', 'Two-factor sign-in is turned on by enrolling an app and off with a code');
       }
       current.settings = { ...toIdentityUser(current).settings, ...settings };
       if (locale) current.locale = locale;

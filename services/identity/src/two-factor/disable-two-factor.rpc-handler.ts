@@ -24,7 +24,7 @@ export class DisableTwoFactorRpcHandler {
     const user = await this.uow.run(async (tx) => {
       const current = await this.users.require(userId, tx.manager, { lock: true });
       const outcome = await this.secondFactor.spend(tx.manager, userId, code);
-      if (outcome === 'not_enabled') throw new AppError('conflict', 'Two-factor sign-in is off', { reason: 'two_factor_not_enabled' });
+      if (outcome === 'not_enabled') throw new AppError('two_factor_not_enabled', 'Two-factor sign-in is off');
       if (outcome === 'wrong') throw wrongCodeError();
       await tx.manager.query('DELETE FROM two_factor_recovery_codes WHERE user_id = $1', [userId]);
       await tx.manager.query('DELETE FROM two_factor WHERE user_id = $1', [userId]);

@@ -25,8 +25,8 @@ export class EnableTwoFactorRpcHandler {
     const answer = await this.uow.run(async (tx) => {
       const user = await this.users.require(userId, tx.manager, { lock: true });
       const row = await this.codes.row(userId, tx.manager, true);
-      if (row?.secret) throw new AppError('conflict', 'Two-factor sign-in is already on', { reason: 'two_factor_already_enabled' });
-      if (!row?.pending_secret) throw new AppError('conflict', 'Start the set-up first', { reason: 'two_factor_not_set_up' });
+      if (row?.secret) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on');
+      if (!row?.pending_secret) throw new AppError('two_factor_not_set_up', 'Start the set-up first');
       const step = await this.codes.matchingStep(this.box.open(row.pending_secret), code, null);
       if (step === null) throw wrongCodeError();
       await tx.manager.query(

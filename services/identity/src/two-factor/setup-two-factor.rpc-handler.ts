@@ -24,7 +24,7 @@ export class SetupTwoFactorRpcHandler {
     return this.uow.run(async (tx) => {
       const user = await this.users.require(userId, tx.manager, { lock: true });
       const row = await this.codes.row(userId, tx.manager, true);
-      if (row?.secret) throw new AppError('conflict', 'Two-factor sign-in is already on', { reason: 'two_factor_already_enabled' });
+      if (row?.secret) throw new AppError('two_factor_already_enabled', 'Two-factor sign-in is already on');
       const secret = this.codes.newSecret();
       await tx.manager.query(
         `INSERT INTO two_factor (user_id, pending_secret) VALUES ($1, $2)

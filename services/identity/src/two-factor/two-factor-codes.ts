@@ -12,7 +12,7 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** Ten base32 characters, 5 random bits each (a byte mod 32 is unbiased: 256 is a multiple of 32). */
 const randomRecoveryCode = () => [...randomBytes(10)].map((b) => BASE32[b % 32]).join('');
 
-export const wrongCodeError = () => new AppError('validation', 'The code is wrong or was already used', { reason: 'two_factor_code_invalid' });
+export const wrongCodeError = () => new AppError('two_factor_code_invalid', 'The code is wrong or was already used');
 
 interface TwoFactorRow {
   pending_secret: string | null;

@@ -27,7 +27,7 @@ export class VerifyTwoFactorSignInRpcHandler {
     });
     if (outcome !== 'accepted') {
       this.audit.record('sign_in_failed', { userId, reason: 'wrong_second_factor' });
-      throw new AppError('unauthorized', 'The code is wrong or was already used', { reason: 'two_factor_code_invalid' });
+      throw new AppError('two_factor_sign_in_code_invalid', 'The code is wrong or was already used');
     }
     this.audit.record('sign_in', { userId, reason: 'second_factor' });
     return { user: toIdentityUser(await this.users.require(userId)) };
