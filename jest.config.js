@@ -27,6 +27,9 @@ module.exports = {
   },
   testMatch: ['<rootDir>/{libs,services,sandboxes,frontend,test}/**/*.spec.{ts,tsx}', '<rootDir>/{libs,services,sandboxes,test}/**/*.integration-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // otplib (identity's TOTP) loads @scure/base and @noble/hashes, which ship ES modules only. Node
+  // requires them natively; Jest's module registry does not, so SWC turns them into CommonJS here.
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)'],
   testTimeout: 60_000,
   setupFiles: ['<rootDir>/test/jest.setup.ts'],
   // TEST_*_URL as given; else testcontainers when Docker is reachable; else the local servers.

@@ -18,7 +18,7 @@ export interface AxeViolation {
  * offending nodes (readable in a failed expectation). The page's context needs `bypassCSP`: the
  * gateway's Content-Security-Policy forbids the inline script axe is injected as.
  */
-export async function wcagViolations(page: Page): Promise<AxeViolation[]> {
+export async function wcagViolations(page: Page, within?: string): Promise<AxeViolation[]> {
   // Colours are judged as painted: a dialog that is still fading in (ui.css, `rise-in`) has text
   // below its final contrast, and on a busy host axe could run before the 180 ms were over.
   // Endless animations (spinners) never finish and do not change colours: they are not waited for.
@@ -29,10 +29,11 @@ export async function wcagViolations(page: Page): Promise<AxeViolation[]> {
     return Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
   });
   await page.addScriptTag({ content: AXE_SOURCE });
-  return page.evaluate(async (tags) => {
+  // `within`: a CSS selector, to check one part of a page whose other parts belong to other tests.
+  return page.evaluate(async ({ tags, within }) => {
     type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> };
     const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<AxeResult> } }).axe;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+    const result = await axe.run(within ? { include: [[within]] } : (globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: tags },
       resultTypes: ['violations'],
     });
@@ -42,5 +43,5 @@ export async function wcagViolations(page: Page): Promise<AxeViolation[]> {
       help: v.help,
       nodes: v.nodes.map((n) => n.target.map(String).join(' ')),
     }));
-  }, WCAG_A_AA);
+  }, { tags: WCAG_A_AA, within });
 }

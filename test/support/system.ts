@@ -36,6 +36,11 @@ export interface SystemOptions {
   /** Environment for the provider emulators only (on top of `env`). */
   sandboxesEnv?: Env;
   serveSpa?: boolean;
+  /**
+   * The host of PUBLIC_URL and `url` (default 127.0.0.1). Passkeys need a domain name, never an
+   * IP address, as their relying-party id: their tests use `localhost`.
+   */
+  host?: string;
 }
 
 export interface System {
@@ -64,7 +69,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const ns = new TestNamespace();
   const mail = await new TestMailServer().start();
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   // The ingestion service keeps its port across restarts: the gateway proxies /webhooks to it.
   const webhooksPort = await freePort();
   let sandboxes: SandboxesUnderTest;

@@ -1,7 +1,16 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { LoginRequest, RegisterRequest, RegisterResponse, ResendVerificationRequest, UserView, VerifyEmailRequest } from '@esim/contracts';
+import type {
+  LoginRequest,
+  RegisterRequest,
+  RegisterResponse,
+  ResendVerificationRequest,
+  TwoFactorCodeRequest,
+  TwoFactorRequiredResponse,
+  UserView,
+  VerifyEmailRequest,
+} from '@esim/contracts';
 import { apiJson, apiRequest, getQueryFn } from '../lib/api';
 import { useErrorText } from '../lib/useErrorText';
 import { useToast } from '../ui';
@@ -16,7 +25,12 @@ export interface AuthContextValue {
   isLoading: boolean;
   error: Error | null;
   // Request and answer shapes are the gateway's contracts (type-only imports: no code in the bundle).
-  loginMutation: UseMutationResult<UserView, Error, LoginRequest>;
+  /** Answers twoFactorRequired (nobody signed in yet) when the account has two-factor sign-in on. */
+  loginMutation: UseMutationResult<UserView | TwoFactorRequiredResponse, Error, LoginRequest>;
+  /** The second step of such a sign-in: a code from the app or a recovery code. */
+  twoFactorMutation: UseMutationResult<UserView, Error, TwoFactorCodeRequest>;
+  /** Signs in with a passkey this device holds (both factors at once). */
+  passkeyMutation: UseMutationResult<UserView, Error, void>;
   registerMutation: UseMutationResult<RegisterResponse, Error, RegisterRequest>;
   verifyMutation: UseMutationResult<{ user: UserView }, Error, VerifyEmailRequest>;
   resendMutation: UseMutationResult<unknown, Error, ResendVerificationRequest>;
@@ -80,10 +94,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const failed = (titleKey: string) => (error: Error) =>
     toast({ title: t(titleKey), description: errorText(error), variant: 'destructive' });
 
-  const loginMutation = useMutation<UserView, Error, LoginRequest>({
-    mutationFn: (input) => apiJson<UserView>('POST', '/api/login', input),
-    onSuccess: (user) => startSession(user),
+  const loginMutation = useMutation<UserView | TwoFactorRequiredResponse, Error, LoginRequest>({
+    mutationFn: (input) => apiJson<UserView | TwoFactorRequiredResponse>('POST', '/api/login', input),
+    onSuccess: (answer) => {
+      if (!('twoFactorRequired' in answer)) startSession(answer);
+    },
     onError: failed('auth.toast.loginFailed'),
+  });
+
+  const twoFactorMutation = useMutation<UserView, Error, TwoFactorCodeRequest>({
+    mutationFn: (input) => apiJson<UserView>('POST', '/api/login/2fa', input),
+    onSuccess: (user) => startSession(user),
+    onError: failed('auth.twoFactor.failed'),
+  });
+
+  const passkeyMutation = useMutation<UserView, Error, void>({
+    mutationFn: async () => {
+      // Loaded on demand: most visits never use a passkey, and the first page stays small.
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const optionsJSON = await apiJson<Parameters<typeof startAuthentication>[0]['optionsJSON']>('POST', '/api/login/passkey/options');
+      const response = await startAuthentication({ optionsJSON });
+      return apiJson<UserView>('POST', '/api/login/passkey', { response });
+    },
+    onSuccess: (user) => startSession(user),
+    onError: failed('auth.passkey.failed'),
   });
 
   const registerMutation = useMutation<RegisterResponse, Error, RegisterRequest>({
@@ -129,6 +163,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading: status === 'loading',
       error: userQuery.error,
       loginMutation,
+      twoFactorMutation,
+      passkeyMutation,
       registerMutation,
       verifyMutation,
       resendMutation,
@@ -137,7 +173,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       endingSession,
       signedOutRedirect,
     }),
-    [user, status, userQuery.error, loginMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, endingSession, signedOutRedirect],
+    [user, status, userQuery.error, loginMutation, twoFactorMutation, passkeyMutation, registerMutation, verifyMutation, resendMutation, logoutMutation, endSession, endingSession, signedOutRedirect],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

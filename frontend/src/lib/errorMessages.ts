@@ -39,6 +39,12 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   resend_too_soon: () => ({ key: 'errors.reasons.too_many_attempts' }),
   invalid_reset_token: () => ({ key: 'reset.invalidText' }),
   user_not_found: () => ({ key: 'errors.reasons.user_not_found' }),
+  two_factor_code_invalid: () => ({ key: 'errors.reasons.two_factor_code_invalid' }),
+  two_factor_sign_in_code_invalid: () => ({ key: 'errors.reasons.two_factor_code_invalid' }),
+  two_factor_not_pending: () => ({ key: 'errors.reasons.two_factor_not_pending' }),
+  passkey_refused: () => ({ key: 'errors.reasons.passkey_refused' }),
+  passkey_sign_in_refused: () => ({ key: 'errors.reasons.passkey_refused' }),
+  passkey_exists: () => ({ key: 'errors.reasons.passkey_exists' }),
   insufficient_points: (d, n) =>
     d ? { key: 'redeem.errors.insufficient', values: { needed: n(d.requested), current: n(d.available) } } : { key: 'redeem.errors.insufficientTitle' },
   account_closed: () => ({ key: 'errors.reasons.account_closed' }),

@@ -5,6 +5,7 @@ import { CHECKOUT_COUNTRIES, PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRES
 import { useAuth } from '../auth/AuthProvider';
 import { AppNav } from '../components/AppNav';
 import { Brand } from '../components/Brand';
+import { DeviceCheck } from '../components/compatibility/DeviceCheck';
 import { countryName, formatDate, formatNumber, formatPrice, initials } from '../lib/format';
 import { pendingProgress, redemptionProgress } from '../lib/points';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
@@ -36,6 +37,7 @@ export default function DashboardPage() {
         <InstantBanner />
         <NegativeBalanceNote user={user} />
         <ProgressCard user={user} />
+        <DeviceCheck variant="card" />
         <GiftedCard user={user} />
         <PlansSection />
       </main>

@@ -15,11 +15,11 @@ import {
   HomeIcon,
   PageHeader,
   ShieldIcon,
-  SimIcon,
   Spinner,
   useToast,
 } from '../ui';
 import { resolveActivation, type ActivationView } from './activation/activationSource';
+import { InstallOptions } from './activation/InstallOptions';
 import { appleOneTapUrl, detectPlatform, parseLpa, supportsAppleOneTap } from './activation/lpa';
 import { QrImage } from './activation/QrImage';
 import { SetupTabs } from './activation/SetupTabs';
@@ -33,8 +33,10 @@ export const KEEPGO_HELP_URL = 'https://faq.keepgo.com/';
 
 /**
  * /esim-activation (spec section 2): the eSIM of `?iccid=&lpa=` or of the last redemption, with its
- * QR code, activation code, phone number and ICCID, setup steps for iPhone and Android (the tab of
- * the device first), Apple's one-tap install on iOS 17.4+, troubleshooting and compatibility.
+ * ways to install it (the one to try first on this device at the head: Apple's one-tap link on iOS
+ * 17.4+, Android's direct link, the QR code from another screen, manual entry), its QR code,
+ * activation code, phone number and ICCID, setup steps for iPhone and Android (the tab of the device
+ * first), troubleshooting and compatibility.
  */
 export default function EsimActivationPage() {
   const { t } = useTranslation();
@@ -123,20 +125,9 @@ function Activation({ view }: { view: ActivationView }) {
         </div>
       </div>
 
-      {oneTap && (
-        <Card tone="soft" className="one-tap" aria-labelledby="one-tap-title">
-          <h2 id="one-tap-title" className="section-title">
-            {t('activation.oneTap.title')}
-          </h2>
-          <p className="muted small">{t('activation.oneTap.text')}</p>
-          <a className="btn btn--primary btn--lg btn--block" href={oneTapUrl} data-testid="apple-one-tap">
-            <SimIcon size={20} />
-            <span>{t('activation.oneTap.button')}</span>
-          </a>
-        </Card>
-      )}
+      <InstallOptions lpaCode={view.lpaCode} parts={parts} platform={platform} appleOneTap={oneTap} qrCardId="qr-card" />
 
-      <Card title={t('activation.qr.title')} titleId="qr-title" className="qr-card">
+      <Card title={t('activation.qr.title')} titleId="qr-title" className="qr-card" id="qr-card">
         <QrImage lpaCode={view.lpaCode} qrCode={view.qrCode} />
         <p className="muted small qr-card__hint">{t('activation.qr.hint')}</p>
       </Card>
@@ -154,24 +145,6 @@ function Activation({ view }: { view: ActivationView }) {
               </Button>
             </dd>
           </div>
-          {parts && (
-            <>
-              <div>
-                <dt>{t('activation.details.smdp')}</dt>
-                <dd dir="ltr" className="esim-details__mono">
-                  {parts.address}
-                </dd>
-              </div>
-              {parts.matchingId && (
-                <div>
-                  <dt>{t('activation.details.matchingId')}</dt>
-                  <dd dir="ltr" className="esim-details__mono">
-                    {parts.matchingId}
-                  </dd>
-                </div>
-              )}
-            </>
-          )}
           <div>
             <dt>{t('activation.details.phone')}</dt>
             <dd data-testid="activation-phone">
@@ -185,7 +158,6 @@ function Activation({ view }: { view: ActivationView }) {
             </dd>
           </div>
         </dl>
-        {parts?.confirmationRequired && <p className="small muted">{t('activation.details.confirmation')}</p>}
       </Card>
 
       <Card title={t('activation.guide.title')} titleId="guide-title">

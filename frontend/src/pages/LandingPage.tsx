@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRESHOLD_POINTS, SIGNUP_BONUS_POINTS, POINTS_PER_GB } from '@esim/contracts';
 import { BRAND_NAME } from '../brand';
 import { Brand } from '../components/Brand';
+import { DeviceCheck } from '../components/compatibility/DeviceCheck';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { formatNumber, formatPrice } from '../lib/format';
 import { HydrateLater } from '../lib/hydrateLater';
@@ -67,6 +68,9 @@ export default function LandingPage() {
 
         <HydrateLater id="stats">
           <Stats />
+        </HydrateLater>
+        <HydrateLater id="device-check">
+          <DeviceCheck />
         </HydrateLater>
         <HydrateLater id="how">
           <HowItWorks />

@@ -5,12 +5,15 @@ import { LanguageSelect } from '../components/LanguageSelect';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { Card, PageHeader } from '../ui';
 import { AccountSettings } from './profile/AccountSettings';
+import { ActiveSessions } from './profile/ActiveSessions';
 import { AccountStats } from './profile/AccountStats';
 import { DangerZone } from './profile/DangerZone';
 import { NotificationSettings } from './profile/NotificationSettings';
+import { PasskeySettings } from './profile/PasskeySettings';
 import { ProfileCard } from './profile/ProfileCard';
 import { RedemptionProgress } from './profile/RedemptionProgress';
 import { SignOut } from './profile/SignOut';
+import { TwoFactorSettings } from './profile/TwoFactorSettings';
 
 /** /profile: one card per concern, each in its own file under pages/profile/. */
 export default function ProfilePage() {
@@ -30,6 +33,9 @@ export default function ProfilePage() {
           <p className="muted small">{t('profile.language.hint')}</p>
         </Card>
         <NotificationSettings user={user} />
+        <TwoFactorSettings user={user} />
+        <PasskeySettings />
+        <ActiveSessions />
         <AccountStats user={user} />
         <DangerZone />
         <SignOut />

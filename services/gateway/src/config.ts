@@ -41,6 +41,7 @@ export const gatewayConfigSchema = platformConfigSchema
     RATE_LIMIT_ICCID_IP: rateLimitSetting('60/3600').describe('ICCID lookups (top-ups) per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts make them.'),
     RATE_LIMIT_PAYMENT_USER: rateLimitSetting('20/600').describe('Card payments started (POST /api/create-esim-payment, each a Stripe PaymentIntent) per signed-in user per window: Stripe allows an account about 100 writes a second, so unbounded creation by a few sessions would fail every buyer\'s payment.'),
     RATE_LIMIT_PAYMENT_IP: rateLimitSetting('60/600').describe('Card payments started per client network (an IPv4 address, or an IPv6 /64) per window, whichever accounts start them.'),
+    RATE_LIMIT_DEVICES_IP: rateLimitSetting('60/600').describe('Phone compatibility questions (GET /api/devices/compatibility, public) per client network (an IPv4 address, or an IPv6 /64) per window.'),
     CAPTCHA_SECRET: z.string().optional().describe('Cloudflare Turnstile secret key. Unset: captchas are checked by the siteverify emulator at SANDBOXES_URL/captcha/siteverify (refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).'),
     CAPTCHA_SITE_KEY: z.string().optional().describe("Turnstile site key the widget uses; required with CAPTCHA_SECRET. Sandbox default: Turnstile's always-passing test key."),
     CAPTCHA_VERIFY_URL: z.string().url().optional().describe('siteverify endpoint (default: https://challenges.cloudflare.com/turnstile/v0/siteverify; in sandbox mode, the emulator at SANDBOXES_URL).'),

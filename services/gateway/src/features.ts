@@ -1,11 +1,14 @@
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
+import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
 import { PurchasesModule } from './purchases/purchases.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { TwoFactorModule } from './two-factor/two-factor.module';
 import { UsersModule } from './users/users.module';
 import { WalletModule } from './wallet/wallet.module';
 
@@ -13,6 +16,8 @@ import { WalletModule } from './wallet/wallet.module';
 export const FEATURE_MODULES = [
   AuthModule,
   UsersModule,
+  TwoFactorModule,
+  PasskeysModule,
   AdminModule,
   CaptchaModule,
   TasksModule,
@@ -20,5 +25,6 @@ export const FEATURE_MODULES = [
   PurchasesModule,
   RedemptionsModule,
   WalletModule,
+  DevicesModule,
   DocsModule,
 ];

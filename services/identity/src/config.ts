@@ -29,6 +29,15 @@ export const identityConfigSchema = platformConfigSchema
     ),
     ARGON2_TIME_COST: envInt(ARGON2_MIN.timeCost, ARGON2_MIN.timeCost).describe('argon2id passes.'),
     ARGON2_PARALLELISM: envInt(ARGON2_MIN.parallelism, 1).describe('argon2id lanes.'),
+    WEBAUTHN_RP_ID: z
+      .string()
+      .optional()
+      .describe("Passkeys' relying-party id (a domain, never an IP address). Default: PUBLIC_URL's host name."),
+    WEBAUTHN_ORIGIN: z
+      .string()
+      .url()
+      .optional()
+      .describe('The origin passkey answers must come from. Default: the origin of PUBLIC_URL.'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.VERIFICATION_CODE_SECRET !== DEV_CODE_SECRET, {
     path: ['VERIFICATION_CODE_SECRET'],

@@ -27,6 +27,19 @@ import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetVersionedUserRpcHandler } from './users/get-versioned-user.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
+import { ManagePasskeysRpcHandler } from './passkeys/manage-passkeys.rpc-handler';
+import { PasskeyRegistrationRpcHandler } from './passkeys/passkey-registration.rpc-handler';
+import { PasskeySignInRpcHandler } from './passkeys/passkey-sign-in.rpc-handler';
+import { Passkeys } from './passkeys/passkeys';
+import { RelyingParty } from './passkeys/relying-party';
+import { DisableTwoFactorRpcHandler } from './two-factor/disable-two-factor.rpc-handler';
+import { EnableTwoFactorRpcHandler } from './two-factor/enable-two-factor.rpc-handler';
+import { SecondFactor } from './two-factor/second-factor';
+import { SecretBox } from './two-factor/secret-box';
+import { SetupTwoFactorRpcHandler } from './two-factor/setup-two-factor.rpc-handler';
+import { TwoFactorCodes } from './two-factor/two-factor-codes';
+import { TwoFactorSwitch } from './two-factor/two-factor-switch';
+import { VerifyTwoFactorSignInRpcHandler } from './two-factor/verify-two-factor-sign-in.rpc-handler';
 
 @Module({})
 export class IdentityModule {
@@ -59,8 +72,15 @@ export class IdentityModule {
         IsAdminRpcHandler,
             AdminUsersRpcHandler,
         AuditRpcHandler,
+        SetupTwoFactorRpcHandler,
+        EnableTwoFactorRpcHandler,
+        DisableTwoFactorRpcHandler,
+        VerifyTwoFactorSignInRpcHandler,
+        PasskeyRegistrationRpcHandler,
+        PasskeySignInRpcHandler,
+        ManagePasskeysRpcHandler,
       ],
-      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler],
+      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
     };
   }
 }

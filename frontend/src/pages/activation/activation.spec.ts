@@ -1,6 +1,7 @@
 import { activationDataOf } from '../redeem/activationData';
 import { isImageDataUrl, resolveActivation } from './activationSource';
-import { appleOneTapUrl, detectPlatform, iosVersion, parseLpa, supportsAppleOneTap, withLpaPrefix } from './lpa';
+import { installOrder } from './installOrder';
+import { androidInstallUrl, appleOneTapUrl, detectPlatform, iosVersion, parseLpa, supportsAppleOneTap, withLpaPrefix } from './lpa';
 
 const IPHONE_17_4 =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
@@ -18,17 +19,36 @@ describe('LPA activation codes', () => {
     expect(parseLpa('LPA:1$smdp.example.com$04386-AGYFT-A74Y8-3F815')).toEqual({
       address: 'smdp.example.com',
       matchingId: '04386-AGYFT-A74Y8-3F815',
+      oid: null,
       confirmationRequired: false,
     });
+    // Empty middle fields are allowed: no OID, and the flag says a confirmation code is required.
     expect(parseLpa('1$SMDP.EXAMPLE.COM$04386$$1')).toEqual({
       address: 'SMDP.EXAMPLE.COM',
       matchingId: '04386',
+      oid: null,
       confirmationRequired: true,
     });
-    expect(parseLpa('lpa:1$smdp.example.com$')).toEqual({ address: 'smdp.example.com', matchingId: '', confirmationRequired: false });
+    expect(parseLpa(' LPA:1$smdp.example.com$K2-1$1.3.6.1.4.1.31746$1 ')).toEqual({
+      address: 'smdp.example.com',
+      matchingId: 'K2-1',
+      oid: '1.3.6.1.4.1.31746',
+      confirmationRequired: true,
+    });
+    // Only the flag `1` asks for a code; the code itself is never a field of the string.
+    expect(parseLpa('LPA:1$smdp.example.com$K2-1$1.3.6.1.4.1.31746$0')?.confirmationRequired).toBe(false);
+    expect(parseLpa('LPA:1$smdp.example.com$K2-1$1.3.6.1.4.1.31746')?.confirmationRequired).toBe(false);
+    expect(parseLpa('lpa:1$smdp.example.com$')).toEqual({ address: 'smdp.example.com', matchingId: '', oid: null, confirmationRequired: false });
     expect(parseLpa('LPA:2$smdp.example.com$x')).toBeNull();
     expect(parseLpa('LPA:1$$x')).toBeNull();
     expect(parseLpa('')).toBeNull();
+    expect(parseLpa(null)).toBeNull();
+  });
+
+  it("builds Android's direct install link with the URL-encoded LPA code", () => {
+    expect(androidInstallUrl('1$smdp.example.com$AB-12')).toBe(
+      'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=LPA%3A1%24smdp.example.com%24AB-12',
+    );
   });
 
   it("builds Apple's one-tap link with the URL-encoded LPA code", () => {
@@ -56,6 +76,15 @@ describe('device detection', () => {
     expect(supportsAppleOneTap(IPHONE_17_3)).toBe(false);
     expect(supportsAppleOneTap(ANDROID)).toBe(false);
     expect(supportsAppleOneTap(IPAD_DESKTOP_MODE)).toBe(false);
+  });
+});
+
+describe('which install to try first', () => {
+  it('one tap on a recent iPhone, the direct link then the QR code on Android, the QR code elsewhere', () => {
+    expect(installOrder(detectPlatform(IPHONE_17_4), supportsAppleOneTap(IPHONE_17_4))).toEqual(['appleOneTap', 'qr', 'manual']);
+    expect(installOrder(detectPlatform(IPHONE_17_3), supportsAppleOneTap(IPHONE_17_3))).toEqual(['qr', 'manual']);
+    expect(installOrder(detectPlatform(ANDROID), false)).toEqual(['androidLink', 'qr', 'manual']);
+    expect(installOrder(detectPlatform(WINDOWS), false)).toEqual(['qr', 'manual']);
   });
 });
 

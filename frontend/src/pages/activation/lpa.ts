@@ -8,7 +8,12 @@ export interface LpaParts {
   address: string;
   /** Matching ID: "Activation Code" in the phone's manual entry (may be empty). */
   matchingId: string;
-  /** The flag `1`: the phone will ask for a confirmation code delivered separately. */
+  /** The SM-DP+ OID (an object identifier), when the code carries one; phones rarely ask for it. */
+  oid: string | null;
+  /**
+   * The flag `1`: the phone will ask for a confirmation code. The code carries only this flag; the
+   * confirmation code itself is delivered separately (SGP.22 §4.1).
+   */
   confirmationRequired: boolean;
 }
 
@@ -16,7 +21,7 @@ export function parseLpa(code: string | null | undefined): LpaParts | null {
   const value = (code ?? '').trim().replace(/^LPA:/i, '');
   const fields = value.split('$');
   if (fields[0] !== '1' || !fields[1]) return null;
-  return { address: fields[1], matchingId: fields[2] ?? '', confirmationRequired: fields[4] === '1' };
+  return { address: fields[1], matchingId: fields[2] ?? '', oid: fields[3] || null, confirmationRequired: fields[4] === '1' };
 }
 
 /** The code as a QR code and Apple's installer expect it: with the `LPA:` prefix. */
@@ -28,6 +33,14 @@ export function withLpaPrefix(code: string): string {
 /** Apple's one-tap eSIM installation link (iOS 17.4 and later), docs/redemption-screens.md. */
 export function appleOneTapUrl(code: string): string {
   return `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(withLpaPrefix(code))}`;
+}
+
+/**
+ * Android's direct eSIM install link (the counterpart of Apple's, handled by Android's eSIM setup on
+ * phones whose maker supports it): best effort, so the page always offers the QR code as well.
+ */
+export function androidInstallUrl(code: string): string {
+  return `https://esimsetup.android.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(withLpaPrefix(code))}`;
 }
 
 export type DevicePlatform = 'iphone' | 'android' | 'other';

@@ -5,6 +5,7 @@ import { Button, Input } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import { isValidEmail } from './validation';
 import { EmailField } from './EmailField';
+import { TwoFactorForm } from './TwoFactorForm';
 
 interface LoginFormProps {
   onSignup: () => void;
@@ -13,7 +14,7 @@ interface LoginFormProps {
 
 export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
   const { t } = useTranslation();
-  const { loginMutation } = useAuth();
+  const { loginMutation, passkeyMutation } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
@@ -31,6 +32,18 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
     if (next.password) return passwordRef.current?.focus();
     loginMutation.mutate({ username: email.trim(), password });
   };
+
+  // The password was right and the account asks for its second factor.
+  if (loginMutation.data && 'twoFactorRequired' in loginMutation.data) {
+    return (
+      <TwoFactorForm
+        onBack={() => {
+          loginMutation.reset();
+          setPassword('');
+        }}
+      />
+    );
+  }
 
   return (
     <>
@@ -62,6 +75,18 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
           {t('auth.login.submit')}
         </Button>
       </form>
+      <Button
+        type="button"
+        variant="secondary"
+        size="lg"
+        block
+        className="passkey-sign-in"
+        busy={passkeyMutation.isPending}
+        busyText={t('auth.passkey.signingIn')}
+        onClick={() => passkeyMutation.mutate()}
+      >
+        {t('auth.passkey.signIn')}
+      </Button>
       <p className="auth-switch">
         {t('auth.login.noAccount')}{' '}
         <button type="button" className="link-button" onClick={onSignup}>

@@ -9,7 +9,8 @@ import { useErrorText } from '../../lib/useErrorText';
 import { Card, ExternalIcon, Switch, useToast } from '../../ui';
 
 const NOTIFICATION_TOGGLES = ['emailNotifications', 'pushNotifications', 'dataAlerts', 'marketingEmails'] as const;
-const PRIVACY_TOGGLES = ['twoFactorAuth', 'privateProfile'] as const;
+// twoFactorAuth is not a switch: it changes only by enrolling or disabling (TwoFactorSettings).
+const PRIVACY_TOGGLES = ['privateProfile'] as const;
 type ToggleKey = keyof UserSettings;
 
 /** The notification and privacy switches, each saved as it is flipped. */

@@ -14,4 +14,20 @@ export const IDENTITY_ERRORS = {
   audit_entry_not_found: declareError('not_found', 'operator'),
   not_the_actor: declareError('forbidden', 'operator'),
   audit_outcome_recorded: declareError('conflict', 'operator'),
+  /** A wrong, stale or replayed TOTP or recovery code while enrolling or turning two-factor off. */
+  two_factor_code_invalid: declareError('validation', 'user'),
+  /** The same at sign-in's second step, where it counts toward the login limits. */
+  two_factor_sign_in_code_invalid: declareError('unauthorized', 'user'),
+  two_factor_not_pending: declareError('unauthorized', 'user'),
+  two_factor_already_enabled: declareError('conflict', 'internal'),
+  two_factor_not_set_up: declareError('conflict', 'internal'),
+  two_factor_not_enabled: declareError('conflict', 'internal'),
+  two_factor_needs_enrolment: declareError('conflict', 'internal'),
+  /** Every way adding a passkey fails reads the same, so the answer tells nothing about accounts. */
+  passkey_refused: declareError('validation', 'user'),
+  passkey_sign_in_refused: declareError('unauthorized', 'user'),
+  passkey_exists: declareError('conflict', 'user'),
+  passkey_not_found: declareError('not_found', 'internal'),
+  session_not_found: declareError('not_found', 'internal'),
+  session_is_current: declareError('conflict', 'internal'),
 } as const;

@@ -107,6 +107,8 @@ export const AccountRoutes = {
     summary: 'Change any of the six toggles or the interface language',
     body: updateSettingsRequestSchema,
     response: userUpdatedResponseSchema,
+    reasons: ['two_factor_needs_enrolment'],
+    errors: { 409: '`twoFactorAuth` differs from the real state: it changes only through /api/user/2fa (reason `two_factor_needs_enrolment`).' },
   }),
   deleteAccount: defineRoute({
     method: 'DELETE',

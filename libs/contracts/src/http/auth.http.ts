@@ -153,8 +153,9 @@ export const AuthRoutes = {
     tag: 'Sign-up and sign-in',
     auth: 'public',
     summary: 'Sign in with email and password (a new session id)',
+    description: 'With two-factor sign-in on, the right password answers `{ twoFactorRequired: true }` and signs nobody in until `POST /api/login/2fa`.',
     body: loginRequestSchema,
-    response: userViewSchema,
+    response: z.union([userViewSchema, z.object({ twoFactorRequired: z.literal(true) })]),
     errors: {
       401: 'Invalid email or password (the same for an unknown email).',
       429: 'Too many attempts for this account or from this address.',

@@ -13,3 +13,7 @@ export * from './admin-users.http';
 export * from './admin-keepgo.http';
 export * from './admin-operations.http';
 export * from './live.http';
+export * from './devices.http';
+export * from './two-factor.http';
+export * from './sessions.http';
+export * from './passkeys.http';

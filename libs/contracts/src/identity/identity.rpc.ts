@@ -55,8 +55,16 @@ export const IdentityRpc = {
   resendVerification: defineRpc('identity', 'resend-verification', z.object({ email: emailSchema, locale: localeSchema }), z.object({ email: z.string() })),
   /** The acting user's account (meta.userId) with the row's version (ProfileChanged's), for the gateway's user view. */
   getVersionedUser: defineRpc('identity', 'get-versioned-user', z.object({}), z.object({ user: identityUserSchema, version: z.number().int().positive() })),
-  /** Answers 401 'Invalid email or password' alike for an unknown email and a wrong password. */
-  login: defineRpc('identity', 'login', z.object({ email: loginEmailSchema, password: loginPasswordSchema }), z.object({ user: identityUserSchema })),
+  /**
+   * Answers 401 'Invalid email or password' alike for an unknown email and a wrong password. With
+   * two-factor sign-in on, `twoFactorRequired`: the gateway signs in only after TwoFactorRpc.verifySignIn.
+   */
+  login: defineRpc(
+    'identity',
+    'login',
+    z.object({ email: loginEmailSchema, password: loginPasswordSchema }),
+    z.object({ user: identityUserSchema, twoFactorRequired: z.boolean() }),
+  ),
   /**
    * Same answer, after the same work, for known and unknown emails: the request is recorded
    * (PasswordResetAsked) and a known account gets its link by email right after the answer.

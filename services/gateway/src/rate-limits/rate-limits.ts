@@ -24,6 +24,7 @@ const BUCKETS = {
   iccidIp: 'RATE_LIMIT_ICCID_IP',
   paymentUser: 'RATE_LIMIT_PAYMENT_USER',
   paymentIp: 'RATE_LIMIT_PAYMENT_IP',
+  devicesIp: 'RATE_LIMIT_DEVICES_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 

@@ -43,7 +43,13 @@ export function sessionMiddleware(config: GatewayConfig, store: RedisStore): Req
   return chain;
 }
 
-/** Ends a session that outlived its absolute lifetime, and tags the request with its user. */
+/** How often a session's `lastSeenAt` is rewritten: each write costs a Redis save. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * Ends a session that outlived its absolute lifetime, tags the request with its user, and notes
+ * when a signed-in session was last seen (the account's session list shows it).
+ */
 export function sessionLifetime(config: GatewayConfig): RequestHandler {
   const absolute = sessionAbsoluteMs(config);
   return (req: Request, _res: Response, next: NextFunction) => {
@@ -54,6 +60,7 @@ export function sessionLifetime(config: GatewayConfig): RequestHandler {
     }
     const ctx = RequestContext.current();
     if (ctx && req.user) ctx.userId = req.user.id;
+    if (req.user && Date.now() - (req.session.lastSeenAt ?? 0) > LAST_SEEN_RESOLUTION_MS) req.session.lastSeenAt = Date.now();
     next();
   };
 }

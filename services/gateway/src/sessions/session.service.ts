@@ -4,11 +4,17 @@ import type { Request } from 'express';
 import type { SessionData } from 'express-session';
 import type Redis from 'ioredis';
 import RedisStore from 'connect-redis';
-import { CONFIG, RequestContext } from '@esim/platform';
+import { UAParser } from 'ua-parser-js';
+import type { ActiveSession } from '@esim/contracts';
+import { AppError, CONFIG, RequestContext } from '@esim/platform';
 import { sessionAbsoluteMs, type GatewayConfig } from '../config';
 import { InjectRedis } from './redis.provider';
 
 const userIndexKey = (userId: string) => `user-sessions:${userId}`;
+
+/** How long the second step of a sign-in may wait for its code. */
+export const TWO_FACTOR_PENDING_MS = 5 * 60_000;
+const USER_AGENT_MAX = 512;
 
 /**
  * An opaque name for a session that may travel to other services and sit in their events: its
@@ -53,6 +59,9 @@ export class SessionService {
    */
   async signIn(req: Request, user: Express.User): Promise<void> {
     await new Promise<void>((resolve, reject) => req.logIn(user, (err: unknown) => (err ? reject(err) : resolve())));
+    // Saved with the answer (express-session), for the account's session list.
+    req.session.userAgent = req.get('user-agent')?.slice(0, USER_AGENT_MAX);
+    req.session.lastSeenAt = Date.now();
     const key = userIndexKey(user.id);
     // The index lives as long as the newest session it names could: refreshed at every sign-in.
     const results = await this.redis.multi().sadd(key, req.sessionID).expire(key, this.indexTtlSeconds).exec();
@@ -61,6 +70,51 @@ export class SessionService {
     const ctx = RequestContext.current();
     if (ctx) ctx.userId = user.id;
     this.log.log(`session started for ${user.id}`);
+  }
+
+  /**
+   * The password was right and the account has two-factor sign-in on: a fresh session id that
+   * signs nobody in and remembers, for a few minutes, whose second factor it waits for.
+   */
+  async awaitSecondFactor(req: Request, pending: { userId: string; email: string }): Promise<void> {
+    await new Promise<void>((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
+    req.user = undefined;
+    req.session.twoFactor = { ...pending, until: Date.now() + TWO_FACTOR_PENDING_MS };
+  }
+
+  /** The account's live sessions, newest sign-in first; index entries of expired ones are dropped. */
+  async list(userId: string, currentSid: string): Promise<ActiveSession[]> {
+    const key = userIndexKey(userId);
+    const sids = await this.redis.smembers(key);
+    const found = await Promise.all(sids.map(async (sid) => ({ sid, data: await this.load(sid) })));
+    const gone = found.filter((f) => !f.data?.passport?.user).map((f) => f.sid);
+    if (gone.length) await this.redis.srem(key, ...gone);
+    return found
+      .flatMap(({ sid, data }) => {
+        const signedInAt = data?.passport?.user?.signedInAt;
+        if (!data || signedInAt === undefined) return [];
+        const ua = new UAParser(data.userAgent ?? '').getResult();
+        const named = (name?: string, version?: string) => (name ? [name, version?.split('.')[0]].filter(Boolean).join(' ') : null);
+        const session: ActiveSession = {
+          id: sessionRef(sid),
+          current: sid === currentSid,
+          browser: named(ua.browser.name, ua.browser.version),
+          os: named(ua.os.name, ua.os.version),
+          device: [ua.device.vendor, ua.device.model].filter(Boolean).join(' ') || null,
+          signedInAt: new Date(signedInAt).toISOString(),
+          lastSeenAt: new Date(data.lastSeenAt ?? signedInAt).toISOString(),
+        };
+        return [session];
+      })
+      .sort((a, b) => b.signedInAt.localeCompare(a.signedInAt));
+  }
+
+  /** Ends the user's session that `ref` (sessionRef) names; never the one asking. */
+  async endByRef(userId: string, ref: string, currentSid: string): Promise<number> {
+    const sid = (await this.redis.smembers(userIndexKey(userId))).find((s) => sessionRef(s) === ref);
+    if (!sid || !(await this.load(sid))) throw new AppError('session_not_found', 'No such session');
+    if (sid === currentSid) throw new AppError('session_is_current', 'This is the session you are using: sign out instead');
+    return this.end(userId, [sid]);
   }
 
   async signOut(req: Request): Promise<void> {

@@ -16,6 +16,8 @@ declare global {
     /** The signed-in user: SessionUser on every request, the identity user on the request that signed in. */
     interface User {
       id: string;
+      /** Only on the request whose password was just checked: the account has two-factor sign-in on. */
+      twoFactorRequired?: boolean;
     }
   }
 }
@@ -25,5 +27,16 @@ declare module 'express-session' {
     passport?: { user?: SessionUser };
     /** Captcha success is good for a short while (docs/earning.md). */
     captchaVerifiedUntil?: number;
+    /**
+     * Half signed in: the password of this account was right and its second factor is awaited
+     * (POST /api/login/2fa) until `until` (ms). Nobody is signed in meanwhile.
+     */
+    twoFactor?: { userId: string; email: string; until: number };
+    /** The challenge of the passkey ceremony under way (one at a time), until `until` (ms). */
+    webauthn?: { challenge: string; purpose: 'register' | 'sign_in'; until: number };
+    /** The User-Agent that signed in (cut to 512 characters), for the account's session list. */
+    userAgent?: string;
+    /** When the session last made a request (ms), recorded at most once a minute. */
+    lastSeenAt?: number;
   }
 }

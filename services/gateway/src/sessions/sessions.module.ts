@@ -4,6 +4,7 @@ import RedisStore from 'connect-redis';
 import { CONFIG } from '@esim/platform';
 import type { GatewayConfig } from '../config';
 import { AccountDeletedEventHandler } from './account-deleted.event-handler';
+import { ActiveSessionsController } from './active-sessions.controller';
 import { AuthGuard } from './auth.guard';
 import { PasswordChangedEventHandler } from './password-changed.event-handler';
 import { REDIS, createRedis } from './redis.provider';
@@ -23,6 +24,7 @@ class RedisCloser implements OnApplicationShutdown {
  * connection; imported by every feature that signs in or out, or reads Redis.
  */
 @Module({
+  controllers: [ActiveSessionsController],
   providers: [
     { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c.REDIS_URL, c.REDIS_PREFIX) },
     { provide: RedisStore, inject: [REDIS], useFactory: createSessionStore },

@@ -12,7 +12,9 @@ export type AuditAction =
   | 'account_deleted'
   | 'admin_granted'
   | 'admin_revoked'
-  | 'verification_capped';
+  | 'verification_capped'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled';
 
 /**
  * Security-relevant account events as structured log lines (`audit: true`), for an operator to

@@ -4,6 +4,7 @@ import { IdentityRpc, RpcRequest, RpcResponse } from '@esim/contracts';
 import { AppError, RpcHandler } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordHasher } from '../credentials/password-hasher';
+import { SecondFactor } from '../two-factor/second-factor';
 import { User } from '../users/user.entity';
 import { toIdentityUser, Users } from '../users/users';
 
@@ -21,6 +22,7 @@ export class LoginRpcHandler {
     private readonly users: Users,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
+    private readonly secondFactor: SecondFactor,
   ) {}
 
   @RpcHandler(IdentityRpc.login)
@@ -41,7 +43,9 @@ export class LoginRpcHandler {
       await this.db.getRepository(User).update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: upgraded });
       user.passwordHash = upgraded;
     }
+    // The password was right; with 2FA on, the sign-in is complete only after the second step.
+    if (await this.secondFactor.isEnabled(user.id)) return { user: toIdentityUser(user), twoFactorRequired: true };
     this.audit.record('sign_in', { userId: user.id });
-    return { user: toIdentityUser(user) };
+    return { user: toIdentityUser(user), twoFactorRequired: false };
   }
 }

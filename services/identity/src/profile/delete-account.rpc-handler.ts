@@ -30,6 +30,9 @@ export class DeleteAccountRpcHandler {
       const user = await this.users.require(userId, tx.manager, { lock: true });
       await this.codes.forget(tx.manager, [user.email], userId);
       await tx.manager.getRepository(PasswordResetToken).delete({ userId });
+      await tx.manager.query('DELETE FROM two_factor_recovery_codes WHERE user_id = $1', [userId]);
+      await tx.manager.query('DELETE FROM two_factor WHERE user_id = $1', [userId]);
+      await tx.manager.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
       const deletedAt = new Date();
       await tx.manager.getRepository(User).update(userId, {
         email: erasedEmail(userId),
