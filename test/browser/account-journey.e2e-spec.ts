@@ -85,7 +85,7 @@ describe('web app: account journey in the browser', () => {
       await pt.goto('/auth?login=true');
       await pt.getByLabel('E-mail').fill(email);
       await pt.getByLabel('Senha', { exact: true }).fill('not the password 123');
-      await pt.getByRole('button', { name: 'Entrar' }).click();
+      await pt.getByRole('button', { name: 'Entrar', exact: true }).click();
       // The server's message is English ("Invalid email or password"); its reason is invalid_credentials.
       await expectVisible(pt.getByText('E-mail ou senha inválidos').first());
       expect(await pt.getByText('Invalid email or password').count()).toBe(0);
