@@ -6,7 +6,9 @@ import { AppError } from '@esim/platform';
 
 /** One answer for every way a passkey ceremony fails, so the answer tells nothing about accounts. */
 export const passkeyRefused = (at: 'adding' | 'sign-in') =>
-  new AppError(at === 'adding' ? 'passkey_refused' : 'passkey_sign_in_refused', 'The passkey could not be verified');
+  at === 'adding'
+    ? new AppError('passkey_refused', 'The passkey could not be verified')
+    : new AppError('passkey_sign_in_refused', 'The passkey could not be verified');
 
 interface PasskeyRow {
   id: string;
