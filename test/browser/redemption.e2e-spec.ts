@@ -59,7 +59,7 @@ describe('web app: redeeming points in the browser', () => {
       await page
         .getByTestId('task-points')
         .filter({ hasText: mb(points) })
-        .waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: 30_000 });
     }
     return points;
   }
