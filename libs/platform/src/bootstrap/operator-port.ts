@@ -53,14 +53,15 @@ export class OperatorPort {
       });
     });
     SERVERS.set(app, server);
-    const close = app.close.bind(app);
-    app.close = async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await close();
-    };
+    // Closed with the app's own server: Nest closes that one on app.close() (the app object is a
+    // proxy that ignores assignments, so its close cannot be wrapped; the Node server can).
+    const main = app.getHttpServer() as Server;
+    const closeMain = main.close.bind(main);
+    main.close = ((callback?: (err?: Error) => void) => {
+      server.close();
+      server.closeIdleConnections();
+      return closeMain(callback);
+    }) as Server['close'];
     return server;
   }
 
