@@ -4,6 +4,10 @@ import { OperatorPort } from '@esim/platform';
 import { rawGet } from '../delivery/raw-http';
 import { startSystem, System } from '../support/system';
 
+/** amqplib's promise-API channel (untyped module): its checkQueue is the call a queue-depth read makes. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Channel } = require('amqplib/lib/channel_model') as { Channel: { prototype: { checkQueue(queue: string): Promise<unknown> } } };
+
 const OPERATOR_PATHS = ['/metrics', '/health/live', '/health/ready'];
 /** The same paths as Express' router would also match them: another case, a trailing or doubled slash, percent-encoded. */
 const DISGUISED = ['/METRICS', '/metrics/', '/Health/Ready', '/health/live/', '/%6Detrics'];
@@ -19,7 +23,8 @@ const opsUrl = (app: INestApplication) => `http://127.0.0.1:${OperatorPort.portO
 describe('operator port of the gateway and the ingestion service', () => {
   let sys: System;
   beforeAll(async () => {
-    sys = await startSystem({ services: ['webhooks'], serveSpa: true });
+    // Queue depths read once at start and then not for ten minutes: any checkQueue during the test is a scrape's.
+    sys = await startSystem({ services: ['webhooks'], serveSpa: true, env: { METRICS_QUEUE_REFRESH_MS: '600000' } });
   });
   afterAll(() => sys?.stop());
 
@@ -54,6 +59,22 @@ describe('operator port of the gateway and the ingestion service', () => {
       }
     });
   }
+
+  it('a scrape of either operator port makes no broker call', async () => {
+    const checkQueue = jest.spyOn(Channel.prototype, 'checkQueue');
+    try {
+      for (let i = 0; i < 3; i++) {
+        for (const process of ['gateway', 'webhooks'] as const) {
+          const res = await rawGet(opsUrl(sys.apps[process]!), '/metrics');
+          expect(res.status).toBe(200);
+        }
+        await new Promise((r) => setTimeout(r, 1100)); // past any per-scrape cache
+      }
+      expect(checkQueue).not.toHaveBeenCalled();
+    } finally {
+      checkQueue.mockRestore();
+    }
+  });
 
   it('the gateway still serves the app on its public port', async () => {
     const page = await rawGet(sys.url, '/');
