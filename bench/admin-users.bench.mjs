@@ -74,6 +74,8 @@ async function startProcess(service, extra = {}) {
     QUEUE_PREFIX: `${ID}.`,
     REDIS_PREFIX: `${ID}:`,
     HEALTH_PORT: String(healthPort),
+    // The gateway and webhooks answer /health on their operator port only.
+    OPS_PORT: String(healthPort),
     RPC_TIMEOUT_MS: '30000',
     WEBHOOKS_DB_SCHEMA: schema('webhooks'),
     ADMIN_POINTS_REFRESH_MS: '1000',
@@ -87,7 +89,7 @@ async function startProcess(service, extra = {}) {
   const log = [];
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (KEEP_LOGS ? process.stderr.write(chunk) : log.push(chunk)) && log.length > 200 && log.shift());
   children.push({ service, child });
-  const port = service === 'gateway' ? Number(extra.PORT) : healthPort;
+  const port = healthPort;
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${service} exited (${child.exitCode}):\n${Buffer.concat(log).toString().slice(-4000)}`);

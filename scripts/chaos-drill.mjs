@@ -94,6 +94,7 @@ const BASE_DATABASE = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@1
 const BASE_AMQP = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const portOf = (name) => product.portOf(name, { offset: OFFSET });
+const opsPortOf = (name) => product.opsPortOf(name, { offset: OFFSET });
 const GATEWAY_PORT = portOf('gateway');
 const GATEWAY = `http://127.0.0.1:${GATEWAY_PORT}`;
 const directDatabaseUrl = (() => {
@@ -171,7 +172,7 @@ const ENV = {
 };
 // Only the drill's own values: never a developer's instance (its ports, URLs, emulators), never a
 // live provider (the load signs with the emulated walls' credentials and pays with test cards).
-for (const name of ['GATEWAY_URL', 'HEALTH_PORT', 'PORT', 'WEBHOOKS_PORT', 'WEBHOOKS_URL', 'SANDBOXES_URL', 'DB_SCHEMA_SUFFIX', 'STRIPE_WEBHOOK_URL', 'OFFERWALLS_POSTBACK_URL', 'CAPTCHA_VERIFY_URL', 'OFFERWALLS_SANDBOX']) delete ENV[name];
+for (const name of ['GATEWAY_URL', 'HEALTH_PORT', 'OPS_PORT', 'PORT', 'WEBHOOKS_PORT', 'WEBHOOKS_URL', 'SANDBOXES_URL', 'DB_SCHEMA_SUFFIX', 'STRIPE_WEBHOOK_URL', 'OFFERWALLS_POSTBACK_URL', 'CAPTCHA_VERIFY_URL', 'OFFERWALLS_SANDBOX']) delete ENV[name];
 for (const name of Object.keys(ENV)) if (/^[A-Z]+_HOLD_(MIN_POINTS|SECONDS)$/.test(name) && !name.startsWith('CREDIT_')) delete ENV[name];
 for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KEEPGO_API_KEY', 'CAPTCHA_SECRET', ...Object.values(OFFERWALL_PROVIDERS).flatMap((w) => Object.values(w.credentials))]) delete ENV[name];
 const sandboxes = product.sandboxesProcess(ENV, { offset: OFFSET });
@@ -205,7 +206,8 @@ function launch(name) {
 const unexpectedExits = [];
 
 async function isReady(name) {
-  const res = await realFetch(`http://127.0.0.1:${portOf(name)}/health/ready`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+  // The gateway and the webhooks service answer /health only on their operator port.
+  const res = await realFetch(`http://127.0.0.1:${opsPortOf(name)}/health/ready`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
   return res?.status === 200;
 }
 async function untilReady(names, timeoutMs = 120_000) {
@@ -534,6 +536,7 @@ async function cleanup() {
 async function main() {
   for (const name of PROCESSES) {
     if (!(await portFree(portOf(name)))) throw new Error(`port ${portOf(name)} (${name}) is taken: choose another --port-offset`);
+    if (!(await portFree(opsPortOf(name)))) throw new Error(`port ${opsPortOf(name)} (${name}) is taken: choose another --port-offset`);
   }
   console.log(`chaos drill ${RUN}: ${SECONDS} s of load, ${KILLS} kills, seed ${SEED}; the product at ${GATEWAY}; logs in ${RUN_DIR}`);
   for (const name of PROCESSES) launch(name);

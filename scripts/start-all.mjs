@@ -10,7 +10,8 @@
 // runs that many processes of every backend service (the gateway stays one): the replicas of a
 // service share its queues, so RabbitMQ spreads events and RPC requests over them, and their
 // outbox relays share the outbox (FOR UPDATE SKIP LOCKED). Each replica has its own HTTP port for
-// /health and /metrics: the service's port, then +100, +200, … The webhooks service's port
+// /health and /metrics: the service's port, then +100, +200, … (the gateway and the webhooks
+// service answer them on their internal OPS_PORT only: 3100 and 3108). The webhooks service's port
 // carries provider callbacks from the gateway, so with replicas a round-robin TCP balancer takes
 // that port (as a Kubernetes Service would) and the replicas listen on +100, +200, ….
 // PORT_OFFSET=N moves every port (the gateway's included) by N, to run beside another copy.
@@ -168,7 +169,7 @@ for (const name of services) {
   const count = name === 'gateway' ? 1 : replicas;
   for (let r = 0; r < count; r++) {
     const e = launch(name, r);
-    if (offset > 0 || replicas > 1) ports.push(`${name}${count > 1 ? `#${r + 1}` : ''} ${name === 'gateway' ? e.PORT : e.HEALTH_PORT}`);
+    if (offset > 0 || replicas > 1) ports.push(`${name}${count > 1 ? `#${r + 1}` : ''} ${e.OPS_PORT ?? e.HEALTH_PORT}`);
   }
 }
 if (services.includes('webhooks') && replicas > 1) {

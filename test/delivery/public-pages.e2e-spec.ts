@@ -105,14 +105,12 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
     expect(lines).toContain(`Sitemap: ${sys.url}/sitemap.xml`);
   });
 
-  it("leaves the gateway's own /metrics and /health to it: Prometheus text and a health answer, never the app's page", async () => {
-    const metrics = await rawGet(sys.url, '/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.headers['content-type']).toMatch(/^text\/plain;.*version=0\.0\.4/);
-    expect(metrics.text()).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\} /m);
-    const live = await rawGet(sys.url, '/health/live');
-    expect(live.status).toBe(200);
-    expect(live.headers['content-type']).toMatch(/^application\/json/);
+  it("answers /metrics and /health with a 404, never the app's page: they live on the gateway's operator port (test/platform/operator-port.e2e-spec.ts)", async () => {
+    for (const p of ['/metrics', '/health/live', '/health/ready']) {
+      const res = await rawGet(sys.url, p);
+      expect(res.status).toBe(404);
+      expect(res.text()).not.toMatch(/<html/i);
+    }
   });
 
   it('answers /sitemap.xml as XML listing the public pages with their language alternates', async () => {

@@ -54,6 +54,7 @@ describe('the deployment files', () => {
     expect(out).toContain('docker-compose.yml: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept');
     expect(out).toMatch(/deploy\/k8s: \d+ objects valid against the Kubernetes schemas/);
     expect(out).toContain('HPAs for gateway, webhooks, rewards');
+    expect(out).toContain('deploy/k8s: probes and Prometheus scrapes target the health ports (gateway 3100, webhooks 3108), never a public port, and no Ingress reaches an operator port');
     expect(code).toBe(0);
   }, 60_000);
 
@@ -111,6 +112,40 @@ describe('the deployment files', () => {
     expect(out).toContain('notifications: no PodDisruptionBudget covers its pods');
     expect(out).toContain('gateway: WEBHOOKS_URL (internal address) is not set');
     expect(out).toMatch(/webhooks: the webhooks service would refuse to start: .*STRIPE_WEBHOOK_SECRET is required/);
+  }, 60_000);
+
+  it('fail when a probe or a Prometheus scrape targets a public port, or an Ingress could reach an operator port', async () => {
+    const dir = k8sWith((o) => {
+      const container = o.spec?.template?.spec?.containers?.[0];
+      // The gateway probed on its public port, as before the operator port existed.
+      if (o.kind === 'Deployment' && o.metadata.name === 'gateway') container.readinessProbe.httpGet.port = 'http';
+      if (o.kind === 'Deployment' && o.metadata.name === 'gateway') container.startupProbe.httpGet.port = 3000;
+      // The ingestion service scraped on the port providers reach.
+      if (o.kind === 'Deployment' && o.metadata.name === 'webhooks') o.spec.template.metadata.annotations['prometheus.io/port'] = '3106';
+      if (o.kind === 'Deployment' && o.metadata.name === 'rewards') delete o.spec.template.metadata.annotations;
+      // A Service port for the gateway's operator port, and the Ingress routing to it.
+      if (o.kind === 'Service' && o.metadata.name === 'gateway') o.spec.ports.push({ name: 'ops', port: 3100, targetPort: 'ops' });
+      if (o.kind === 'Ingress') o.spec.rules[0].http.paths.push({ path: '/ops', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'ops' } } } });
+      return o;
+    });
+    const { code, out } = await validate({ DEPLOY_DIR: dir });
+    expect(code).toBe(1);
+    expect(out).toContain('gateway: readinessProbe must GET /health/ready on 3100');
+    expect(out).toContain('gateway: readinessProbe targets the public port 3000: probe the operator port 3100');
+    expect(out).toContain('gateway: startupProbe targets the public port 3000: probe the operator port 3100');
+    expect(out).toContain('webhooks: the Prometheus scrape targets the public port 3106: scrape the operator port 3108');
+    expect(out).toContain('rewards: the pods must be scraped: prometheus.io/scrape: "true"');
+    expect(out).toContain('Ingress/gateway: the Ingress could reach the operator port 3100 of gateway (Service gateway port ops): route only public ports');
+    expect(out).not.toContain('probes and Prometheus scrapes target the health ports');
+  }, 60_000);
+
+  it('fail for a compose health check that asks the public port of the gateway or the ingestion service', async () => {
+    const file = composeWith((c) => {
+      c.services.gateway.healthcheck.test = ['CMD', 'node', '-e', "fetch('http://127.0.0.1:3000/health/ready')"];
+    });
+    const { code, out } = await validate({ COMPOSE_FILE: file });
+    expect(code).toBe(1);
+    expect(out).toContain('gateway: the health check must ask /health/ready on port 3100 (OPS_PORT; 3000 is public)');
   }, 60_000);
 
   it('fail for manifests whose services share a broker user or use guest', async () => {

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
+import { OperatorPort } from '@esim/platform';
 import { waitFor } from '@esim/testing';
 import { startEsim } from '../../services/esim/src/app';
 import { callPostback, earningSettled, postbackFor, signedPostbackUrl, signUpEarner } from '../earning/earning-support';
@@ -9,10 +10,11 @@ import type { HttpClient } from '../support/http-client';
 import { ALL_SERVICES, ServiceKey, startSystem, System } from '../support/system';
 import { Sample, samples, scrape, total } from './prometheus-text';
 
-const urlOf = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+/** Where a process answers /metrics: its operator port when it has one (the gateway, the ingestion service), else its HTTP port. */
+const urlOf = (app: INestApplication) => `http://127.0.0.1:${OperatorPort.portOf(app) ?? (app.getHttpServer().address() as AddressInfo).port}`;
 
 /**
- * Every process (the gateway and each backend service) answers /metrics on its HTTP port with
+ * Every process (the gateway and each backend service) answers /metrics on its internal port with
  * the named series, counted by what really happened: a sign-up, a postback and its replay, a
  * redemption and a card payment, through the whole system on the real infrastructure.
  */
@@ -48,7 +50,7 @@ describe('Prometheus metrics of every service', () => {
     expect((await client.get('/api/redemptions/5f0c4c5e-0000-4000-8000-000000000000')).status).toBe(404);
     await waitFor(async () => total(await scrape(urlOf(sys.apps.payments!)), 'purchases_total', { status: 'processing' }) >= 1, { what: 'the payment to be taken' });
 
-    scraped.gateway = await scrape(sys.url);
+    scraped.gateway = await scrape(urlOf(sys.apps.gateway!));
     for (const s of ALL_SERVICES) scraped[s] = await scrape(urlOf(sys.apps[s]!));
   }, 180_000);
 

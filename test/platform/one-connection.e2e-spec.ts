@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import amqplib from 'amqplib';
 import Redis from 'ioredis';
 import { AccountDeleted, EsimRpc, EventEnvelope } from '@esim/contracts';
-import { EventConsumer, RpcClient } from '@esim/platform';
+import { EventConsumer, OperatorPort, RpcClient } from '@esim/platform';
 import { asUser, TEST_AMQP_URL, TEST_REDIS_URL, TcpProxy, TestNamespace, waitFor } from '@esim/testing';
 import { startEsim } from '../../services/esim/src/app';
 import { startGateway } from '../../services/gateway/src/app';
@@ -31,7 +31,8 @@ describe('one platform for the services and the gateway', () => {
     target.port = String(proxy.port);
     return { proxy, url: target.toString() };
   };
-  const base = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  /** Where /health answers: the operator port of a process that has one (the gateway), else its HTTP port. */
+  const base = (app: INestApplication) => `http://127.0.0.1:${OperatorPort.portOf(app) ?? (app.getHttpServer().address() as AddressInfo).port}`;
 
   beforeAll(async () => {
     const e = await throughProxy();

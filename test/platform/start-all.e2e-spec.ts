@@ -10,6 +10,8 @@ const root = path.resolve(__dirname, '../..');
 /** What npm start runs with no provider credentials: every service, and the provider emulators. */
 const SERVICES = [...PRODUCT_SERVICES, 'sandboxes'] as const;
 const PORTS: Record<(typeof SERVICES)[number], number> = { ...DEFAULT_HTTP_PORTS, sandboxes: SANDBOXES_DEFAULT_PORT };
+/** Where each process answers /health: the gateway and the webhooks service on their internal operator port (OPS_PORT defaults). */
+const HEALTH_PORTS: Record<(typeof SERVICES)[number], number> = { ...PORTS, gateway: 3100, webhooks: 3108 };
 
 /**
  * A PORT_OFFSET whose ports (every service's and the emulators') are free here, so the run cannot meet a product already running,
@@ -17,7 +19,7 @@ const PORTS: Record<(typeof SERVICES)[number], number> = { ...DEFAULT_HTTP_PORTS
  * when checked could be taken before the service listens (EADDRINUSE, seen in a CI run).
  */
 async function freeOffset(): Promise<number> {
-  const ports = Object.values(PORTS);
+  const ports = [...Object.values(PORTS), HEALTH_PORTS.gateway, HEALTH_PORTS.webhooks];
   const lowest = SPARE_PORTS.from - Math.min(...ports);
   const choices = Math.floor((SPARE_PORTS.to - Math.max(...ports) - lowest) / 100) + 1;
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -73,6 +75,7 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
   // Each process gets its ports from start-all; the namespace's "any free port" would override them.
   delete env.PORT;
   delete env.HEALTH_PORT;
+  delete env.OPS_PORT;
   delete env.DB_SCHEMA;
   const childEnv = { ...process.env, ...env } as NodeJS.ProcessEnv;
   delete childEnv.CREDITING_NICE; // its default is what is checked
@@ -83,10 +86,10 @@ async function startProduct(ns: TestNamespace, database: string): Promise<Produc
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let gone = false;
   void exited.then(() => (gone = true));
-  // Each process answers /health/ready on its default HTTP port moved by PORT_OFFSET.
+  // Each process answers /health/ready on its default health port moved by PORT_OFFSET.
   const ready = async (port: number) => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200;
   // A deadline for a start beside other suites on two cores, not a speed figure.
-  await waitFor(async () => gone || (await Promise.all(SERVICES.map((s) => ready(PORTS[s] + offset)))).every(Boolean), {
+  await waitFor(async () => gone || (await Promise.all(SERVICES.map((s) => ready(HEALTH_PORTS[s] + offset)))).every(Boolean), {
     timeoutMs: 120_000,
     intervalMs: 250,
     what: 'every service to be ready',

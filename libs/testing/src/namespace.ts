@@ -38,6 +38,8 @@ export class TestNamespace {
       EVENT_DELIVERY_LIMIT: '3',
       HEALTH_PORT: '0',
       PORT: '0',
+      OPS_PORT: '0',
+      METRICS_QUEUE_REFRESH_MS: '200',
       ...overrides,
     };
   }

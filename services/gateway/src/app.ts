@@ -54,6 +54,7 @@ export const startGateway = serviceStarter({
   name: 'gateway',
   configSchema: gatewayConfigSchema,
   httpPort: (config) => config.PORT,
+  opsPort: (config) => config.OPS_PORT,
   module: (config) => GatewayModule.register(config),
   bodyParser: false,
   configure: configureEdge,

@@ -8,7 +8,8 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 
 export const gatewayConfigSchema = platformConfigSchema
   .extend({
-    PORT: envInt(DEFAULT_HTTP_PORTS.gateway).describe('HTTP port of the gateway (API, webhooks and the SPA).'),
+    PORT: envInt(DEFAULT_HTTP_PORTS.gateway).describe('Public HTTP port of the gateway (API, webhooks and the SPA); it answers neither /metrics nor /health/* (OPS_PORT).'),
+    OPS_PORT: envInt(3100).describe('Internal operator port of the gateway: /health/live, /health/ready and /metrics, and nothing else (0 picks a free port). Never routed by the Ingress.'),
     WEBHOOKS_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_HTTP_PORTS.webhooks}`).describe('The webhooks ingestion service, to which provider callbacks (/webhooks/offerwalls/* and /webhooks/stripe) are streamed.'),
     SANDBOXES_URL: sandboxesUrlSetting.describe(
       'Where the provider emulators run (the sandboxes process): the siteverify emulator without CAPTCHA_SECRET, and what /sandbox/* (the sandbox card form, the sandbox offer walls) is proxied to outside production (or with ALLOW_SANDBOX_IN_PRODUCTION).',

@@ -10,6 +10,7 @@ export const startWebhooks = serviceStarter({
   name: 'webhooks',
   configSchema: webhooksConfigSchema,
   httpPort: (config) => config.WEBHOOKS_PORT ?? config.HEALTH_PORT ?? DEFAULT_HTTP_PORTS.webhooks,
+  opsPort: (config) => config.OPS_PORT,
   module: (config) => WebhooksModule.register(config),
   configure: (app, config) => {
     configureEdge(app, config);

@@ -22,8 +22,9 @@ export const webhooksConfigSchema = platformConfigSchema
     .min(0)
     .optional()
     .describe(
-      'HTTP port of the ingestion service: provider callbacks under /webhooks, and /health (default: HEALTH_PORT, else 3106). The gateway streams /webhooks here (its WEBHOOKS_URL).',
+      'HTTP port of the ingestion service, which providers reach: provider callbacks under /webhooks only, neither /metrics nor /health/* (OPS_PORT) (default: HEALTH_PORT, else 3106). The gateway streams /webhooks here (its WEBHOOKS_URL).',
     ),
+  OPS_PORT: envInt(3108).describe('Internal operator port of the ingestion service: /health/live, /health/ready and /metrics, and nothing else (0 picks a free port). Never routed by the Ingress.'),
   PUBLIC_URL: z
     .string()
     .url()

@@ -3,3 +3,4 @@ export * from './logging.module';
 export * from './service-platform.module';
 export * from './start-service';
 export * from './tokens';
+export * from './operator-port';

@@ -48,6 +48,8 @@ export interface ServicePlatformOptions {
 interface Observed {
   metrics: PlatformMetrics;
   inspector: QueueInspector;
+  /** METRICS_QUEUE_REFRESH_MS. */
+  queueRefreshMs: number;
 }
 
 /**
@@ -57,6 +59,7 @@ interface Observed {
 class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('Lifecycle');
   private shutdown?: Promise<void>;
+  private stopQueueRefresh?: () => void;
   constructor(
     private readonly port: ServicePort,
     private readonly discovery: HandlerDiscovery,
@@ -75,7 +78,11 @@ class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppli
     const { metrics, inspector } = this.observed;
     if (this.store.dataSource) metrics.watchOutbox(this.store.dataSource);
     // Only a consumer with handlers declares its queues (EventConsumer.start).
-    metrics.watchQueues(inspector, () => (this.consumer.eventTypes.length > 0 ? { queue: this.consumer.queue, deadLetterQueue: this.consumer.deadLetterQueue } : undefined));
+    this.stopQueueRefresh = metrics.watchQueues(
+      inspector,
+      () => (this.consumer.eventTypes.length > 0 ? { queue: this.consumer.queue, deadLetterQueue: this.consumer.deadLetterQueue } : undefined),
+      this.observed.queueRefreshMs,
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -94,6 +101,7 @@ class PlatformLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppli
     await this.consumer.stop();
     await this.store.relay?.stop();
     await this.rpc.close();
+    this.stopQueueRefresh?.();
     await this.observed.inspector.close();
     await this.amqp.close();
     await this.store.dataSource?.destroy();
@@ -163,7 +171,7 @@ export class ServicePlatformModule {
             provide: PlatformLifecycle,
             inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, OutboxRelay, DataSource, PlatformMetrics, QueueInspector],
             useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, relay: OutboxRelay, dataSource: DataSource, metrics: PlatformMetrics, inspector: QueueInspector) =>
-              new PlatformLifecycle(port, d, c, rpc, amqp, { relay, dataSource }, { metrics, inspector }),
+              new PlatformLifecycle(port, d, c, rpc, amqp, { relay, dataSource }, { metrics, inspector, queueRefreshMs: config.METRICS_QUEUE_REFRESH_MS ?? 10_000 }),
           },
         ]
       : [
@@ -191,7 +199,7 @@ export class ServicePlatformModule {
             provide: PlatformLifecycle,
             inject: [HandlerDiscovery, EventConsumer, RpcClient, AmqpConnection, PLATFORM_REDIS, PlatformMetrics, QueueInspector],
             useFactory: (d: HandlerDiscovery, c: EventConsumer, rpc: RpcClient, amqp: AmqpConnection, redis: Redis, metrics: PlatformMetrics, inspector: QueueInspector) =>
-              new PlatformLifecycle(port, d, c, rpc, amqp, { redis }, { metrics, inspector }),
+              new PlatformLifecycle(port, d, c, rpc, amqp, { redis }, { metrics, inspector, queueRefreshMs: config.METRICS_QUEUE_REFRESH_MS ?? 10_000 }),
           },
         ];
 

@@ -13,6 +13,7 @@ import { rpcQueueName } from '../messaging/topology';
 import { httpObserver } from '../observability/http-observer';
 import { PlatformMetrics } from '../observability/platform-metrics';
 import { startTracing } from '../observability/tracing';
+import { OperatorPort } from './operator-port';
 import { SERVICE_PORT } from './tokens';
 
 export interface StartServiceOptions {
@@ -21,6 +22,11 @@ export interface StartServiceOptions {
   config: PlatformConfig;
   /** HTTP port (health endpoints, and the API for the gateway); 0 picks a free one (tests). */
   port: number;
+  /**
+   * Internal port of /metrics and /health/* when `port` is public (OperatorPort): the public port
+   * then answers neither. Unset: both are served on `port` (a backend service's private port).
+   */
+  opsPort?: number;
   /** Install SIGTERM/SIGINT handlers (main.ts does; tests close apps themselves). */
   shutdownHooks?: boolean;
   /** Express middleware of an edge process, installed before the routes. */
@@ -46,6 +52,8 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     const metrics = app.get(PlatformMetrics);
     // Before any edge middleware: every request is timed (and traced), whoever answers it.
     app.use(httpObserver(opts.name, metrics));
+    // In front of every route and fallback: the operator paths answer only on the operator port.
+    if (opts.opsPort !== undefined) app.use(OperatorPort.gate());
     await opts.configure?.(app);
     await app.init();
     const port = app.get<ServicePort>(SERVICE_PORT);
@@ -55,6 +63,7 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
       app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }, access) }, { inheritAppConfig: true });
       await app.startAllMicroservices();
     }
+    if (opts.opsPort !== undefined) await OperatorPort.listen(app, opts.opsPort);
     await app.listen(opts.port);
     return app;
   } catch (err) {
@@ -93,6 +102,8 @@ export interface ServiceDefinition<S extends z.ZodObject> {
   module: (config: z.infer<S>) => DynamicModule;
   /** The HTTP port from the configuration (default: HEALTH_PORT, else the service's DEFAULT_HTTP_PORTS). */
   httpPort?: (config: z.infer<S>) => number;
+  /** The operator port (OperatorPort), for a process whose HTTP port is public. */
+  opsPort?: (config: z.infer<S>) => number;
   /** Edge middleware (the gateway). */
   configure?: (app: INestApplication, config: z.infer<S>) => void | Promise<void>;
   bodyParser?: boolean;
@@ -114,6 +125,7 @@ export function serviceStarter<S extends z.ZodObject>(def: ServiceDefinition<S>)
       module: def.module(config),
       config,
       port: def.httpPort ? def.httpPort(config) : (config.HEALTH_PORT ?? DEFAULT_HTTP_PORTS[def.name]),
+      opsPort: def.opsPort?.(config),
       bodyParser: def.bodyParser,
       configure: def.configure ? (app) => def.configure!(app, config) : undefined,
       ...opts,

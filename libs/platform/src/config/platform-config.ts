@@ -31,8 +31,9 @@ export const platformConfigSchema = z.object({
   OUTBOX_RETENTION_HOURS: envInt(24, 1).describe('Published outbox rows are deleted after this many hours (some events carry a code or link in clear).'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),
-  HEALTH_PORT: z.coerce.number().int().min(0).optional().describe("HTTP port of a backend service's /health/live and /health/ready (default: the service's own port, 3101-3105; 0 picks a free port)."),
-  METRICS_TOKEN: z.string().min(16).optional().describe('When set, GET /metrics answers only `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`). Set it on the gateway, whose port is public; other services are reached on the private network only.'),
+  HEALTH_PORT: z.coerce.number().int().min(0).optional().describe("HTTP port of a backend service's /health/live, /health/ready and /metrics, internal (default: the service's own port, 3101-3105; 0 picks a free port). The gateway and the ingestion service, whose HTTP ports are public, serve them on OPS_PORT instead."),
+  METRICS_QUEUE_REFRESH_MS: envInt(10_000, 50).describe("How often the depths of the service's event queue and dead-letter queue are read from the broker for /metrics (event_consumer_lag_messages, event_consumer_dead_letter_messages); a scrape reads the last result and never calls the broker."),
+  METRICS_TOKEN: z.string().min(16).optional().describe('When set, GET /metrics answers only `Authorization: Bearer <token>` (Prometheus: `authorization.credentials`). Every process serves /metrics on an internal port only (the gateway and the ingestion service on OPS_PORT); the token is a second lock for a network that other workloads share.'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional().describe('OpenTelemetry collector (OTLP over HTTP, e.g. http://otel-collector:4318): traces are exported to <endpoint>/v1/traces. Unset: tracing is off and costs nothing (the standard OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME and OTEL_TRACES_SAMPLER are honoured too). See docs/observability.md.'),
   ALLOW_SANDBOX_IN_PRODUCTION: envBoolean(false).describe('Lets production run a provider sandbox (demo deployments only).'),
 });

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TEST_AMQP_URL, TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
+import { TEST_AMQP_URL, TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
 import { AmqpConnection } from '../messaging/amqp-connection';
 import { openDataSource } from '../persistence/data-source';
 import { afterCommit, CommitHooks } from './after-commit';
 import { Metrics } from './metrics';
 import { PlatformMetrics } from './platform-metrics';
 import { QueueInspector } from './queue-inspector';
+
+/** amqplib's promise-API channel (untyped module): its checkQueue is the call a queue-depth read makes. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Channel } = require('amqplib/lib/channel_model') as { Channel: { prototype: { checkQueue(queue: string): Promise<unknown> } } };
 
 /** The value of one series in the registry's exposition (undefined when absent). */
 async function valueOf(metrics: Metrics, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
@@ -24,6 +28,7 @@ describe('platform metrics computed on scrape', () => {
   let amqp: AmqpConnection;
   let inspector: QueueInspector;
   let metrics: Metrics;
+  let stopRefresh: () => void;
 
   beforeAll(async () => {
     db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('gauged'), entities: [], migrations: [] });
@@ -34,9 +39,10 @@ describe('platform metrics computed on scrape', () => {
     metrics = new Metrics('gauged', { processMetrics: false });
     const platform = new PlatformMetrics(metrics);
     platform.watchOutbox(db);
-    platform.watchQueues(inspector, () => ({ queue, deadLetterQueue: dlq }));
+    stopRefresh = platform.watchQueues(inspector, () => ({ queue, deadLetterQueue: dlq }), 100);
   });
   afterAll(async () => {
+    stopRefresh();
     await inspector.close();
     await amqp.close();
     await db.destroy();
@@ -81,6 +87,33 @@ describe('platform metrics computed on scrape', () => {
     expect(lag).toBe(3);
     expect(await valueOf(metrics, 'event_consumer_dead_letter_messages', { queue: dlq })).toBe(1);
     expect(amqp.isConnected()).toBe(true);
+  });
+
+  it('answers a scrape from the last background read of the queues, with no broker call', async () => {
+    stopRefresh(); // the suite's own 100 ms refresh: every checkQueue below would be a scrape's
+    const ch = await amqp.manager.connection!.createChannel();
+    await ch.assertQueue(queue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await ch.assertQueue(dlq, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await ch.close();
+    // A registry of its own whose background read comes once a minute: only its first read runs here.
+    const own = new Metrics('scraped', { processMetrics: false });
+    const stop = new PlatformMetrics(own).watchQueues(inspector, () => ({ queue, deadLetterQueue: dlq }), 60_000);
+    try {
+      await waitFor(async () => (await valueOf(own, 'event_consumer_lag_messages', { queue })) !== undefined, { what: 'the first background read' });
+      const checkQueue = jest.spyOn(Channel.prototype, 'checkQueue');
+      try {
+        for (let i = 0; i < 3; i++) {
+          expect(await valueOf(own, 'event_consumer_lag_messages', { queue })).toEqual(expect.any(Number));
+          expect(await valueOf(own, 'event_consumer_dead_letter_messages', { queue: dlq })).toEqual(expect.any(Number));
+          await new Promise((r) => setTimeout(r, 1100)); // past any per-scrape cache
+        }
+        expect(checkQueue).not.toHaveBeenCalled();
+      } finally {
+        checkQueue.mockRestore();
+      }
+    } finally {
+      stop();
+    }
   });
 
   it('counts after commit, never for a transaction that rolled back', async () => {

@@ -11,8 +11,8 @@ const SNAPSHOT_MS = 1000;
 
 /**
  * The metrics every process has, counted by the platform itself: HTTP and RPC latency, event
- * deliveries, the outbox and the queues. Gauges are computed when scraped (collect callbacks),
- * so they cost nothing between scrapes.
+ * deliveries, the outbox and the queues. The outbox gauges are computed when scraped (collect
+ * callbacks); the queue depths are refreshed in the background (watchQueues).
  */
 export class PlatformMetrics {
   readonly http: Histogram<'method' | 'route' | 'status'>;
@@ -94,34 +94,55 @@ export class PlatformMetrics {
     gauge('outbox_parked_events', 'Events set aside after OUTBOX_MAX_ATTEMPTS tries with no queue bound (docs/architecture.md, "Parked events").', (r) => r.parked);
   }
 
-  /** Messages waiting in the consumer's queue (its lag) and in its dead-letter queue. */
-  watchQueues(inspector: QueueInspector, queues: () => { queue: string; deadLetterQueue: string } | undefined): void {
-    const read = snapshot(async () => {
-      const q = queues();
-      if (!q) return undefined;
-      const [lag, dead] = await Promise.all([inspector.depth(q.queue), inspector.depth(q.deadLetterQueue)]);
-      return { ...q, lag, dead };
-    });
+  /**
+   * Messages waiting in the consumer's queue (its lag) and in its dead-letter queue. The depths are
+   * read from the broker in the background every `refreshMs`, never during a scrape: a scrape reads
+   * the last result, so it answers at once whatever the broker does, and scrapes (however many
+   * Prometheus replicas send) make no broker calls. Returns the function that stops the refresh.
+   */
+  watchQueues(inspector: QueueInspector, queues: () => { queue: string; deadLetterQueue: string } | undefined, refreshMs: number): () => void {
+    let last: { queue: string; deadLetterQueue: string; lag?: number; dead?: number } | undefined;
+    let reading: Promise<void> | undefined;
+    const refresh = () => {
+      reading ??= (async () => {
+        const q = queues();
+        if (!q) {
+          last = undefined;
+          return;
+        }
+        const [lag, dead] = await Promise.all([inspector.depth(q.queue), inspector.depth(q.deadLetterQueue)]);
+        // Unknown (broker down, queue missing): no sample rather than a stale or false one.
+        last = { ...q, lag, dead };
+      })()
+        .catch(() => {
+          last = undefined;
+        })
+        .finally(() => {
+          reading = undefined;
+        });
+    };
+    const timer = setInterval(refresh, refreshMs);
+    timer.unref();
+    refresh();
     this.metrics.gauge({
       name: 'event_consumer_lag_messages',
-      help: 'Messages ready in the service\'s event queue, not yet delivered to a consumer (every replica reports the same shared queue).',
+      help: 'Messages ready in the service\'s event queue, not yet delivered to a consumer (every replica reports the same shared queue); read from the broker every METRICS_QUEUE_REFRESH_MS.',
       labelNames: ['queue'],
-      async collect(this: Gauge<'queue'>) {
+      collect(this: Gauge<'queue'>) {
         this.reset();
-        const r = await read().catch(() => undefined);
-        if (r?.lag !== undefined) this.set({ queue: r.queue }, r.lag);
+        if (last?.lag !== undefined) this.set({ queue: last.queue }, last.lag);
       },
     });
     this.metrics.gauge({
       name: 'event_consumer_dead_letter_messages',
-      help: 'Messages in the service\'s dead-letter queue: events that failed EVENT_DELIVERY_LIMIT times (docs/runbook.md).',
+      help: 'Messages in the service\'s dead-letter queue: events that failed EVENT_DELIVERY_LIMIT times (docs/runbook.md); read from the broker every METRICS_QUEUE_REFRESH_MS.',
       labelNames: ['queue'],
-      async collect(this: Gauge<'queue'>) {
+      collect(this: Gauge<'queue'>) {
         this.reset();
-        const r = await read().catch(() => undefined);
-        if (r?.dead !== undefined) this.set({ queue: r.deadLetterQueue }, r.dead);
+        if (last?.dead !== undefined) this.set({ queue: last.deadLetterQueue }, last.dead);
       },
     });
+    return () => clearInterval(timer);
   }
 }
 
