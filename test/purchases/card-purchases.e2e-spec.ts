@@ -132,6 +132,12 @@ describe('card purchases', () => {
       expect(await stripe.paymentIntents.retrieve(br.paymentIntentId)).toMatchObject({ amount: 5490, currency: 'brl' });
     });
 
+    it('keeps only a catalogue currency on a purchase: the database refuses any other', async () => {
+      const body = await createPayment(bruno, { planType: '1GB', country: 'US' });
+      await expect(db.query(`UPDATE esim_purchases SET currency = 'eur' WHERE id = $1`, [body.purchaseId])).rejects.toThrow(/esim_purchases_currency_check/);
+      expect(await purchaseRow(body.paymentIntentId)).toMatchObject({ currency: 'usd', price_usd: 299 });
+    });
+
     it('refuses an unknown plan or country with a 400 and records nothing', async () => {
       const before = await purchaseCount();
       const plan = await ana.post('/api/create-esim-payment', { planType: '2GB', country: 'US' });
