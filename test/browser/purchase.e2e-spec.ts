@@ -29,12 +29,15 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
   let iccid = '';
   let lpaCode = '';
 
-  /** A phone-sized context in `locale` with the session of the main one; CSP bypassed for axe-core. */
-  async function phoneContext(locale: string): Promise<{ context: BrowserContext; page: Page }> {
+  /**
+   * A phone-sized context in `locale` (the browser's; `language`, the app's, defaults to it) with
+   * the session of the main one; CSP bypassed for axe-core.
+   */
+  async function phoneContext(locale: string, language = locale): Promise<{ context: BrowserContext; page: Page }> {
     const ctx = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true });
     await ctx.addInitScript(
       (lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng),
-      locale,
+      language,
     );
     if (context) await ctx.addCookies(await context.cookies());
     return { context: ctx, page: await ctx.newPage() };
@@ -86,18 +89,22 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/dashboard/);
 
+    // Prices follow the country, from GET /api/plans: US dollars for the US, reais for Brazil.
+    await page.getByRole('combobox', { name: 'Country where you will use the eSIM' }).selectOption('US');
+    await expect(page.getByTestId('plan-price-3GB').textContent()).resolves.toBe('$4.99');
     await page.getByRole('combobox', { name: 'Country where you will use the eSIM' }).selectOption('BR');
+    await expectVisible(page.getByTestId('plan-price-3GB').filter({ hasText: 'R$24.90' }));
     await page.getByRole('link', { name: 'Buy 3GB' }).click();
     await page.waitForURL(/\/checkout\?plan=3GB&country=BR$/);
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Complete Purchase' }));
     await expect(page.getByRole('link', { name: 'Back to dashboard' }).first().getAttribute('href')).resolves.toBe('/dashboard');
     await expect(page.getByTestId('checkout-summary').innerText()).resolves.toMatch(
-      /Popular · 3 GB[\s\S]*Brazil[\s\S]*30 days[\s\S]*\$4\.99/,
+      /Popular · 3 GB[\s\S]*Brazil[\s\S]*30 days[\s\S]*R\$24\.90/,
     );
     // The sandbox says so, lists Stripe's test cards, and reads the intent as Stripe.js would.
     await expectVisible(page.getByText('Test mode: no real card is charged'));
     for (const card of ['4242 4242 4242 4242', '4000 0000 0000 0002', '4000 0000 0000 9995']) await expectVisible(page.getByText(card));
-    await expectVisible(page.getByTestId('charge-note').filter({ hasText: 'Your card will be charged $4.99.' }));
+    await expectVisible(page.getByTestId('charge-note').filter({ hasText: 'Your card will be charged R$24.90.' }));
     expect(await wcagViolations(page)).toEqual([]);
 
     // The form's own checks first: nothing is sent.
@@ -156,7 +163,7 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
     await expectVisible(entry.getByRole('heading', { name: '3GB eSIM' }));
     await expect(entry.getByTestId('wallet-status').textContent()).resolves.toBe('Ready');
     await expect(entry.getByTestId('wallet-data').textContent()).resolves.toBe('3 GB');
-    await expect(entry.getByTestId('wallet-price').textContent()).resolves.toBe('$4.99');
+    await expect(entry.getByTestId('wallet-price').textContent()).resolves.toBe('R$24.90');
     await expect(entry.getByTestId('wallet-iccid').textContent()).resolves.toBe(`${iccid.slice(0, 5)}••••${iccid.slice(-3)}`);
     await expect(entry.getByTestId('wallet-lpa').textContent()).resolves.toBe(lpaCode);
     const qr = entry.getByRole('img', { name: 'QR code of your 3GB eSIM' });
@@ -187,6 +194,28 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
     await page.waitForURL(/\/esim-activation\?/);
     await expect(page.getByTestId('activation-lpa').textContent()).resolves.toBe(lpaCode);
   });
+
+  it('shows the prices in reais, written the Brazilian way, in Portuguese', async () => {
+    const pt = await phoneContext('pt-BR', 'pt');
+    const plain = (text: string | null) => (text ?? '').replace(/\s/g, ' ');
+    try {
+      await pt.page.goto('/dashboard');
+      // A visitor whose browser speaks Brazilian Portuguese starts on Brazil's prices.
+      await expectVisible(pt.page.getByTestId('plan-price-3GB').filter({ hasText: /R\$\s24,90/ }));
+      expect(plain(await pt.page.getByTestId('plan-price-10GB').textContent())).toBe('R$ 54,90');
+
+      await pt.page.goto('/checkout?plan=3GB&country=BR');
+      await expectVisible(pt.page.getByTestId('checkout-total').filter({ hasText: /R\$\s24,90/ }));
+      await expectVisible(pt.page.getByTestId('charge-note').filter({ hasText: /R\$\s24,90/ }));
+
+      await pt.page.goto('/esims');
+      const entry = pt.page.getByTestId('wallet-entry');
+      await expectVisible(entry.getByTestId('wallet-price'));
+      expect(plain(await entry.getByTestId('wallet-price').textContent())).toBe('R$ 24,90');
+    } finally {
+      await pt.context.close();
+    }
+  }, 60_000);
 
   it('passes axe-core on /checkout, /success and /esims in Urdu, right to left', async () => {
     const ur = await phoneContext('ur');

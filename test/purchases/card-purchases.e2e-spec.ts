@@ -86,13 +86,13 @@ describe('card purchases', () => {
     );
 
   describe('creating a payment', () => {
-    it.each(PREPAID_PLANS.map((p) => [p.id, p.priceCents] as const))(
-      '%s answers a client secret and records a pending purchase at %i cents',
-      async (planType, cents) => {
+    it.each(PREPAID_PLANS.map((p) => [p.id, p.prices.BRL] as const))(
+      '%s for Brazil answers a client secret and records a pending purchase at %i centavos, in reais',
+      async (planType, centavos) => {
         const res = await ana.post('/api/create-esim-payment', { planType, country: 'BR' });
         expect(res.status).toBe(200);
         const body = res.json();
-        expect(body).toMatchObject({ message: expect.any(String), planType, country: 'BR', amountCents: cents, currency: 'usd' });
+        expect(body).toMatchObject({ message: expect.any(String), planType, country: 'BR', amount: centavos, amountCents: centavos, currency: 'BRL' });
         expect(body.clientSecret).toMatch(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/);
         expect(body.clientSecret.startsWith(`${body.paymentIntentId}_secret_`)).toBe(true);
 
@@ -100,22 +100,42 @@ describe('card purchases', () => {
           id: body.purchaseId,
           user_id: anaUser.id,
           plan_type: planType,
-          price_usd: cents,
-          currency: 'usd',
+          price_usd: centavos,
+          currency: 'brl',
           country: 'BR',
           status: 'pending',
         });
         const intent = await stripe.paymentIntents.retrieve(body.paymentIntentId);
-        expect(intent).toMatchObject({ amount: cents, currency: 'usd', status: 'requires_payment_method' });
+        expect(intent).toMatchObject({ amount: centavos, currency: 'brl', status: 'requires_payment_method' });
         expect(intent.metadata).toEqual({ userId: anaUser.id, purchaseId: body.purchaseId, planType, country: 'BR' });
       },
     );
+
+    it.each(['US', 'MX', 'JP'] as const)('charges a buyer in %s the catalogue price in US dollars', async (country) => {
+      const plan = PREPAID_PLANS.find((p) => p.id === '5GB')!;
+      // Another buyer: each payment started counts against the buyer's own limit (RATE_LIMIT_PAYMENT_USER).
+      const carla = sys.client();
+      await signUp(carla, sys.mail, { name: 'Carla' });
+      const body = await createPayment(carla, { planType: '5GB', country });
+      expect(body).toMatchObject({ amount: plan.prices.USD, amountCents: plan.prices.USD, currency: 'USD' });
+      expect(await stripe.paymentIntents.retrieve(body.paymentIntentId)).toMatchObject({ amount: plan.prices.USD, currency: 'usd' });
+      expect(await purchaseRow(body.paymentIntentId)).toMatchObject({ price_usd: plan.prices.USD, currency: 'usd' });
+    });
 
     it('charges the catalogue price whatever price the client sends', async () => {
       const body = await createPayment(ana, { planType: '10GB', country: 'US', amount: 1, priceUSD: 1, price: 0.01, amountCents: 50 });
       expect(body.amountCents).toBe(1099);
       expect((await stripe.paymentIntents.retrieve(body.paymentIntentId)).amount).toBe(1099);
       expect((await purchaseRow(body.paymentIntentId)).price_usd).toBe(1099);
+      // Nor the currency: Brazil pays the catalogue's reais whatever currency the client names.
+      const br = await createPayment(bruno, { planType: '10GB', country: 'BR', currency: 'usd', amount: 50 });
+      expect(await stripe.paymentIntents.retrieve(br.paymentIntentId)).toMatchObject({ amount: 5490, currency: 'brl' });
+    });
+
+    it('keeps only a catalogue currency on a purchase: the database refuses any other', async () => {
+      const body = await createPayment(bruno, { planType: '1GB', country: 'US' });
+      await expect(db.query(`UPDATE esim_purchases SET currency = 'eur' WHERE id = $1`, [body.purchaseId])).rejects.toThrow(/esim_purchases_currency_check/);
+      expect(await purchaseRow(body.paymentIntentId)).toMatchObject({ currency: 'usd', price_usd: 299 });
     });
 
     it('refuses an unknown plan or country with a 400 and records nothing', async () => {
@@ -185,7 +205,9 @@ describe('card purchases', () => {
       expect(listed).toMatchObject({
         planType: '3GB',
         amountGB: 3,
-        priceUSD: 499,
+        priceUSD: 2490,
+        priceCents: 2490,
+        currency: 'BRL',
         country: 'BR',
         status: 'activated',
         iccid: confirmation.iccid,

@@ -12,9 +12,13 @@ import {
 import { pendingProgress, redemptionProgress } from './points';
 
 describe('display helpers', () => {
-  it('shows prices as cents / 100 with two decimals', () => {
-    expect(formatPrice(299)).toBe('$2.99');
-    expect(formatPrice(1099)).toBe('$10.99');
+  it('shows prices in their own currency, written the way the language writes money', () => {
+    const plain = (text: string) => text.replace(/\s/g, ' ');
+    expect(formatPrice(299, 'USD', 'en')).toBe('$2.99');
+    expect(formatPrice(1099, 'usd', 'en')).toBe('$10.99');
+    expect(plain(formatPrice(1990, 'BRL', 'pt'))).toBe('R$ 19,90');
+    expect(plain(formatPrice(2490, 'brl', 'pt-BR'))).toBe('R$ 24,90');
+    expect(formatPrice(1990, 'BRL', 'en')).toBe('R$19.90');
   });
 
   it('caps redemption progress at 100% and turns ready at 1000 points', () => {

@@ -1,4 +1,4 @@
-import { formatUsd, isLocale, type Locale } from '@esim/contracts';
+import { isLocale, type Locale } from '@esim/contracts';
 
 /**
  * Intl formatters are costly to build (locale data is loaded for each one) and pages format many
@@ -69,9 +69,19 @@ export function formatNumber(value: number, locale: string): string {
   return formatOnce(locale, `n ${value}`, () => numberFormat(locale)?.format(value) ?? String(value));
 }
 
-/** Plan prices: cents / 100 with two decimals (spec section 9), in US dollars. */
-export function formatPrice(cents: number): string {
-  return `$${formatUsd(cents)}`;
+const currencyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/**
+ * A price: `cents` minor units of `currency` (ISO 4217, as the API answers it; Stripe's lower case
+ * is accepted), written the way the interface language writes money: "R$ 19,90" in Portuguese,
+ * "R$19.90" in English. The currency is the price's own (from the API), the format the locale's.
+ */
+export function formatPrice(cents: number, currency: string, locale: string): string {
+  const code = currency.toUpperCase();
+  return formatOnce(locale, `p ${code} ${cents}`, () => {
+    const format = cached(currencyFormats, `${locale} ${code}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: code }));
+    return format?.format(cents / 100) ?? `${code} ${(cents / 100).toFixed(2)}`;
+  });
 }
 
 export function formatDate(

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { CreateEsimPaymentResponse, PaymentConfig } from '@esim/contracts';
 import { apiJson } from '../lib/api';
 import { countryName, formatNumber, formatPrice } from '../lib/format';
+import { usePlanPrices } from '../lib/planPrices';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { useErrorText } from '../lib/useErrorText';
 import { Card, PageHeader, ShieldIcon, Spinner, useToast } from '../ui';
@@ -34,6 +35,8 @@ export default function CheckoutPage() {
   const n = (value: number) => formatNumber(value, i18n.language);
 
   const config = useQuery<PaymentConfig>({ queryKey: PAYMENT_CONFIG_KEY, staleTime: Infinity });
+  // The catalogue's price for this country (reais for Brazil): the same the server charges.
+  const price = usePlanPrices(country).data?.find((p) => p.id === plan.id);
   // A query rather than a mutation: mounting twice (React's strict mode, a re-render) must not
   // create two payments; leaving the page forgets it, so a later visit pays a fresh one.
   const payment = useQuery<CreateEsimPaymentResponse>({
@@ -79,7 +82,7 @@ export default function CheckoutPage() {
           </div>
           <div className="checkout-total">
             <dt>{t('checkout.summary.total')}</dt>
-            <dd data-testid="checkout-total">{formatPrice(plan.priceCents)}</dd>
+            <dd data-testid="checkout-total">{price ? formatPrice(price.priceCents, price.currency, i18n.language) : '…'}</dd>
           </div>
         </dl>
       </Card>

@@ -7,6 +7,7 @@ import { AppNav } from '../components/AppNav';
 import { Brand } from '../components/Brand';
 import { DeviceCheck } from '../components/compatibility/DeviceCheck';
 import { countryName, formatDate, formatNumber, formatPrice, initials } from '../lib/format';
+import { usePlanPrices, visitorCountry } from '../lib/planPrices';
 import { pendingProgress, redemptionProgress } from '../lib/points';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
@@ -143,7 +144,12 @@ function GiftedCard({ user }: { user: UserView }) {
 
 function PlansSection() {
   const { t, i18n } = useTranslation();
-  const [country, setCountry] = useState<CheckoutCountry>('US');
+  const [country, setCountry] = useState<CheckoutCountry>(() => {
+    const guess = visitorCountry(i18n.language);
+    return CHECKOUT_COUNTRIES.find((c) => c === guess) ?? 'US';
+  });
+  // Prices follow the chosen country: reais for Brazil, US dollars elsewhere.
+  const prices = usePlanPrices(country).data;
   const countries = useMemo(
     () =>
       CHECKOUT_COUNTRIES.map((code) => ({ value: code, label: countryName(code, i18n.language) })).sort((a, b) => a.label.localeCompare(b.label, i18n.language)),
@@ -177,7 +183,12 @@ function PlansSection() {
             <p className="muted small">{t(plan.descriptionKey)}</p>
             <div className="plan-card__bottom">
               <p className="plan-card__price">
-                <span className="plan-card__amount">{formatPrice(plan.priceCents)}</span>
+                <span className="plan-card__amount" data-testid={`plan-price-${plan.id}`}>
+                  {(() => {
+                    const price = prices?.find((p) => p.id === plan.id);
+                    return price ? formatPrice(price.priceCents, price.currency, i18n.language) : '…';
+                  })()}
+                </span>
                 <span className="muted small"> · {t('dashboard.plans.validity', { days: n(plan.validityDays) })}</span>
               </p>
               <ButtonLink

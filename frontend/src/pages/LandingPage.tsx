@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRESHOLD_POINTS, SIGNUP_BONUS_POINTS, POINTS_PER_GB } from '@esim/contracts';
+import { PLAN_VALIDITY_DAYS, REDEMPTION_THRESHOLD_POINTS, SIGNUP_BONUS_POINTS, POINTS_PER_GB } from '@esim/contracts';
 import { BRAND_NAME } from '../brand';
 import { Brand } from '../components/Brand';
 import { DeviceCheck } from '../components/compatibility/DeviceCheck';
 import { LanguageSelect } from '../components/LanguageSelect';
 import { formatNumber, formatPrice } from '../lib/format';
+import { usePlanPrices, visitorCountry } from '../lib/planPrices';
 import { HydrateLater } from '../lib/hydrateLater';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { BoltIcon, ButtonLink, CardIcon, GiftIcon, GlobeIcon, ShieldIcon, SimIcon, SparkIcon, TargetIcon } from '../ui';
@@ -192,9 +193,12 @@ function WhyUs() {
 }
 
 function PlansTeaser() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const n = useNumber();
-  const cheapest = PREPAID_PLANS.reduce((min, plan) => (plan.priceCents < min.priceCents ? plan : min), PREPAID_PLANS[0]);
+  // Before the prices arrive (and in the pre-rendered page) the sentence waits with an ellipsis:
+  // the currency depends on where the visitor is, which the build cannot know.
+  const prices = usePlanPrices(visitorCountry(i18n.language)).data;
+  const cheapest = prices?.reduce((min, plan) => (plan.priceCents < min.priceCents ? plan : min), prices[0]);
   return (
     <section className="landing-section" aria-labelledby="plans-title">
       <div className="plans-teaser">
@@ -205,7 +209,7 @@ function PlansTeaser() {
           <h2 id="plans-title" className="section-title">
             {t('landing.plans.title')}
           </h2>
-          <p className="muted">{t('landing.plans.text', { price: formatPrice(cheapest.priceCents), days: n(PLAN_VALIDITY_DAYS) })}</p>
+          <p className="muted">{t('landing.plans.text', { price: cheapest ? formatPrice(cheapest.priceCents, cheapest.currency, i18n.language) : '…', days: n(PLAN_VALIDITY_DAYS) })}</p>
         </div>
       </div>
     </section>

@@ -5,6 +5,7 @@ import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
+import { PlansModule } from './plans/plans.module';
 import { PurchasesModule } from './purchases/purchases.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -22,6 +23,7 @@ export const FEATURE_MODULES = [
   CaptchaModule,
   TasksModule,
   OfferwallsModule,
+  PlansModule,
   PurchasesModule,
   RedemptionsModule,
   WalletModule,

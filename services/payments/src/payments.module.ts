@@ -6,6 +6,7 @@ import { PaymentsOperatorQueue1734200000000 } from './migrations/1734200000000-o
 import { PaymentsReconciliation1734300000000 } from './migrations/1734300000000-reconciliation';
 import { PaymentReconciler } from './reconciliation/payment-reconciler';
 import { StripeSandboxMoved1737000000000 } from './migrations/1737000000000-stripe-sandbox-moved';
+import { PurchaseCurrency1738000000000 } from './migrations/1738000000000-purchase-currency';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
@@ -33,7 +34,7 @@ export class PaymentsModule {
           name: 'payments',
           config,
           entities: [EsimPurchaseEntity],
-          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000],
         }),
       ],
       controllers: [

@@ -1,9 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { formatUsd, type OperatorAction, type OperatorQueueResponse, type OperatorResolution } from '@esim/contracts';
+import { type OperatorAction, type OperatorQueueResponse, type OperatorResolution } from '@esim/contracts';
 import { apiJson } from '../../lib/api';
-import { countryName, formatDate, formatNumber } from '../../lib/format';
+import { countryName, formatDate, formatNumber, formatPrice } from '../../lib/format';
 import { useErrorText } from '../../lib/useErrorText';
 import { Button, Card, Dialog, Input, Spinner, useToast } from '../../ui';
 import { ADMIN_KEYS, fetchQueue } from './adminApi';
@@ -93,7 +93,7 @@ export function OperatorQueue() {
                   </div>
                   <div>
                     <dt>{t('admin.queue.paid')}</dt>
-                    <dd>{item.priceCents !== null ? `$${formatUsd(item.priceCents)}` : item.points > 0 ? t('admin.queue.points', { points: formatNumber(item.points, i18n.language) }) : t('admin.queue.gift')}</dd>
+                    <dd>{item.priceCents !== null ? formatPrice(item.priceCents, item.currency ?? 'USD', i18n.language) : item.points > 0 ? t('admin.queue.points', { points: formatNumber(item.points, i18n.language) }) : t('admin.queue.gift')}</dd>
                   </div>
                   <div>
                     <dt>{t('admin.queue.waitingSince')}</dt>
@@ -176,7 +176,7 @@ export function OperatorQueue() {
         title={t('admin.queue.refundTitle')}
         description={
           pending?.item.kind === 'purchase'
-            ? t('admin.queue.refundCard', { amount: `$${formatUsd(pending.item.priceCents ?? 0)}` })
+            ? t('admin.queue.refundCard', { amount: formatPrice(pending.item.priceCents ?? 0, pending.item.currency ?? 'USD', i18n.language) })
             : pending?.item.kind === 'gift-claim'
               ? t('admin.queue.refundGift')
               : t('admin.queue.refundPoints', { points: formatNumber(pending?.item.points ?? 0, i18n.language) })

@@ -24,7 +24,7 @@ export function SandboxCardForm({
   payment: CreateEsimPaymentResponse;
   payLabel: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const paymentFailed = usePaymentFailure();
   const target: SandboxTarget = {
@@ -164,7 +164,7 @@ export function SandboxCardForm({
       <PaySubmit error={declined} busy={busy} disabled={intent.isPending} label={payLabel} />
       {intent.data && (
         <p className="muted small text-center" data-testid="charge-note">
-          {t('checkout.chargeNote', { amount: formatPrice(intent.data.amount) })}
+          {t('checkout.chargeNote', { amount: formatPrice(intent.data.amount, intent.data.currency, i18n.language) })}
         </p>
       )}
     </form>

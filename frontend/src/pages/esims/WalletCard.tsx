@@ -67,7 +67,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
         {entry.priceCents !== null && (
           <div>
             <dt>{t('esims.details.price')}</dt>
-            <dd data-testid="wallet-price">{formatPrice(entry.priceCents)}</dd>
+            <dd data-testid="wallet-price">{formatPrice(entry.priceCents, entry.currency ?? 'USD', i18n.language)}</dd>
           </div>
         )}
         {entry.country && (

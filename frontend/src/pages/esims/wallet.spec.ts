@@ -9,6 +9,8 @@ const purchase = (over: Partial<EsimPurchase>): EsimPurchase => ({
   planType: '3GB',
   amountGB: 3,
   priceUSD: 499,
+  priceCents: 499,
+  currency: 'USD',
   country: 'BR',
   paymentIntentId: 'pi_1',
   status: 'activated',

@@ -16,6 +16,8 @@ export interface WalletEntry {
   amountGB: number;
   /** USD cents, for a card purchase. */
   priceCents: number | null;
+  /** The currency of `priceCents` (ISO 4217), null with it. */
+  currency: string | null;
   country: string | null;
   iccid: string | null;
   lpaCode: string | null;
@@ -49,7 +51,8 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       source: 'bought',
       planType: p.planType,
       amountGB: p.amountGB,
-      priceCents: p.priceUSD,
+      priceCents: p.priceCents,
+      currency: p.currency,
       country: p.country,
       iccid: p.iccid,
       lpaCode: p.lpaCode ?? line?.lpaCode ?? null,
@@ -67,6 +70,7 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       planType: l.planTier,
       amountGB: l.totalGB,
       priceCents: null,
+      currency: null,
       country: null,
       iccid: l.iccid,
       lpaCode: l.lpaCode,

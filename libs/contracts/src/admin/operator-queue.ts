@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRICE_CURRENCIES } from '../catalogue/plans';
 import { iccidSchema } from '../http/redemption.http';
 import { text } from '../http/text.http';
 
@@ -54,8 +55,10 @@ export const operatorQueueItemSchema = z.object({
   amountGB: z.number().int(),
   /** Points reserved for it (0 unless paid with points). */
   points: z.number().int(),
-  /** What the card paid, in cents (purchases only). */
+  /** What the card paid, in minor units of `currency` (purchases only). */
   priceCents: z.number().int().nullable(),
+  /** The currency of `priceCents` (ISO 4217; purchases only). */
+  currency: z.enum(PRICE_CURRENCIES).nullable(),
   purchaseType: z.enum(['new', 'topup']),
   country: z.string().nullable(),
   targetIccid: z.string().nullable(),

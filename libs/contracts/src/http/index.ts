@@ -5,6 +5,7 @@ export * from './captcha.http';
 export * from './user.http';
 export * from './redemption.http';
 export * from './purchases.http';
+export * from './plans.http';
 export * from './text.http';
 export * from './earning.http';
 export * from './webhooks.http';

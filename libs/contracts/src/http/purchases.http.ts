@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../openapi/define-route';
-import { CHECKOUT_COUNTRIES, PREPAID_PLAN_IDS } from '../catalogue/plans';
+import { CHECKOUT_COUNTRIES, PREPAID_PLAN_IDS, PRICE_CURRENCIES } from '../catalogue/plans';
 import { text } from './text.http';
 
 /*
@@ -19,7 +19,9 @@ export const PAYMENT_CREATED_MESSAGE = 'Payment created. Complete the card payme
 
 /**
  * Answer of `POST /api/create-esim-payment`: hand `clientSecret` to Stripe.js (live) or to the
- * sandbox card form (see `paymentConfigSchema`). `amountCents` is what the card will be charged.
+ * sandbox card form (see `paymentConfigSchema`). `amount` (minor units, the same as `amountCents`)
+ * in `currency` is what the card will be charged: the catalogue's price in the country's currency
+ * (reais for BR, US dollars elsewhere).
  */
 export const createEsimPaymentResponseSchema = z.object({
   clientSecret: z.string(),
@@ -29,7 +31,8 @@ export const createEsimPaymentResponseSchema = z.object({
   planType: z.enum(PREPAID_PLAN_IDS),
   country: z.enum(CHECKOUT_COUNTRIES),
   amountCents: z.number().int(),
-  currency: z.literal('usd'),
+  amount: z.number().int(),
+  currency: z.enum(PRICE_CURRENCIES),
 });
 export type CreateEsimPaymentResponse = z.infer<typeof createEsimPaymentResponseSchema>;
 
@@ -92,13 +95,16 @@ export type PurchaseConfirmation = z.infer<typeof purchaseConfirmationSchema>;
 
 /**
  * One entry of `GET /api/esim-purchases` (the caller's paid purchases, newest first; a payment
- * created but never paid is not listed). `priceUSD` is in cents.
+ * created but never paid is not listed). `priceCents` is in minor units of `currency`; `priceUSD`
+ * is the same number under its older name (kept for existing clients; not always US dollars).
  */
 export const esimPurchaseSchema = z.object({
   id: z.string().uuid(),
   planType: z.enum(PREPAID_PLAN_IDS),
   amountGB: z.number().int(),
   priceUSD: z.number().int(),
+  priceCents: z.number().int(),
+  currency: z.enum(PRICE_CURRENCIES),
   country: z.enum(CHECKOUT_COUNTRIES),
   paymentIntentId: z.string(),
   status: z.enum(PURCHASE_STATUSES),
@@ -174,7 +180,7 @@ export const PurchaseRoutes = {
     reasons: ['payment_provider_unavailable', 'too_many_attempts'],
     tag: 'Purchases',
     auth: 'session',
-    summary: 'Create the card payment of a prepaid plan (the price comes from the catalogue)',
+    summary: "Create the card payment of a prepaid plan (the catalogue's price, in reais for BR and US dollars elsewhere)",
     body: createEsimPaymentRequestSchema,
     response: createEsimPaymentResponseSchema,
     errors: { 429: 'Too many payments started by this account or from this client network: try again after Retry-After.', 502: 'Stripe could not be reached.' },

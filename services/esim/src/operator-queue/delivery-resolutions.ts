@@ -84,6 +84,7 @@ export class DeliveryResolutions {
         amountGB: p.amountGB,
         points: p.points,
         priceCents: null,
+        currency: null,
         purchaseType: p.kind,
         country: p.country,
         targetIccid: p.targetIccid,

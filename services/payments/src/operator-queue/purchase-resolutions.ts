@@ -11,6 +11,7 @@ import {
   PurchaseResolved,
   RpcRequest,
   STUCK_AFTER_SECONDS,
+  type PriceCurrency,
 } from '@esim/contracts';
 import { AppError, UnitOfWork } from '@esim/platform';
 import { EsimPurchaseEntity } from '../purchases/esim-purchase.entity';
@@ -77,6 +78,7 @@ export class PurchaseResolutions {
         amountGB: p.amountGB,
         points: 0,
         priceCents: p.priceUSD,
+        currency: p.currency.toUpperCase() as PriceCurrency,
         purchaseType: 'new' as const,
         country: p.country,
         targetIccid: null,

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Controller, Logger } from '@nestjs/common';
-import { CreateEsimPaymentResponse, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
+import { CreateEsimPaymentResponse, currencyForCountry, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
 import { actingUserId, AppError, RpcHandler } from '@esim/platform';
 import { StripeApiService } from '../stripe/stripe-api.service';
 import { EsimPurchasesService } from './esim-purchases.service';
 import { METADATA } from './fulfilment.service';
 
 /**
- * POST /api/create-esim-payment: a PaymentIntent for the catalogue's price of the plan (USD cents;
- * the client names a plan, never an amount) and the pending purchase that it pays for.
+ * POST /api/create-esim-payment: a PaymentIntent for the catalogue's price of the plan in the
+ * country's currency (reais for BR, US dollars elsewhere; the client names a plan and a country,
+ * never an amount or a currency) and the pending purchase that it pays for.
  */
 @Controller()
 export class CreatePaymentRpcHandler {
@@ -23,6 +24,11 @@ export class CreatePaymentRpcHandler {
   async create(req: RpcRequest<typeof PaymentsRpc.createEsimPayment>, meta: RpcMeta): Promise<CreateEsimPaymentResponse> {
     const userId = actingUserId(meta);
     const plan = prepaidPlan(req.planType);
+    const currency = currencyForCountry(req.country);
+    const amount = plan.prices[currency];
+    // Stripe names currencies in lower case; the purchase row keeps Stripe's form so that the
+    // paid intent can be compared with it as it is (fulfilment.service.ts).
+    const stripeCurrency = currency.toLowerCase();
     // Chosen first so that the intent's metadata names the purchase; the idempotency key makes
     // the SDK's own retries (and ours) create one intent for it.
     const purchaseId = randomUUID();
@@ -30,8 +36,8 @@ export class CreatePaymentRpcHandler {
     try {
       intent = await this.api.stripe.paymentIntents.create(
         {
-          amount: plan.priceCents,
-          currency: 'usd',
+          amount,
+          currency: stripeCurrency,
           automatic_payment_methods: { enabled: true },
           description: `${plan.amountGB} GB eSIM for ${req.country}`,
           metadata: {
@@ -55,8 +61,8 @@ export class CreatePaymentRpcHandler {
       userId,
       planType: plan.id,
       amountGB: plan.amountGB,
-      priceUSD: plan.priceCents,
-      currency: 'usd',
+      priceUSD: amount,
+      currency: stripeCurrency,
       country: req.country,
       paymentIntentId: intent.id,
       status: 'pending',
@@ -70,7 +76,7 @@ export class CreatePaymentRpcHandler {
       paidAt: null,
       activatedAt: null,
     });
-    this.log.log(`purchase ${purchaseId}: ${plan.id} for ${req.country} at ${plan.priceCents} cents, intent ${intent.id}`);
+    this.log.log(`purchase ${purchaseId}: ${plan.id} for ${req.country} at ${amount} ${currency} minor units, intent ${intent.id}`);
     return {
       clientSecret: intent.client_secret,
       message: PAYMENT_CREATED_MESSAGE,
@@ -78,8 +84,9 @@ export class CreatePaymentRpcHandler {
       purchaseId,
       planType: plan.id,
       country: req.country,
-      amountCents: plan.priceCents,
-      currency: 'usd',
+      amountCents: amount,
+      amount,
+      currency,
     };
   }
 }

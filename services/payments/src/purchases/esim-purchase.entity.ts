@@ -9,8 +9,9 @@ export class EsimPurchaseEntity {
   @Column({ name: 'user_id', type: 'uuid' }) userId!: string;
   @Column({ name: 'plan_type', type: 'text' }) planType!: PrepaidPlanId;
   @Column({ name: 'amount_gb', type: 'int' }) amountGB!: number;
-  /** USD cents, from the catalogue. */
+  /** Minor units of `currency` (cents or centavos), from the catalogue; the column keeps its first name. */
   @Column({ name: 'price_usd', type: 'int' }) priceUSD!: number;
+  /** Stripe's lower-case code of the intent's currency: `usd` or `brl` (1738000000000-purchase-currency.ts). */
   @Column({ type: 'text', default: 'usd' }) currency!: string;
   @Column({ type: 'text' }) country!: CheckoutCountry;
   @Column({ name: 'payment_intent_id', type: 'text' }) paymentIntentId!: string;

@@ -1,4 +1,4 @@
-import { EsimPurchase, manualDeliverySupportMessage, PURCHASE_MESSAGES, PurchaseConfirmation } from '@esim/contracts';
+import { EsimPurchase, type PriceCurrency, manualDeliverySupportMessage, PURCHASE_MESSAGES, PurchaseConfirmation } from '@esim/contracts';
 import type { EsimPurchaseEntity } from './esim-purchase.entity';
 
 /** An entry of GET /api/esim-purchases. */
@@ -8,6 +8,8 @@ export function purchaseView(p: EsimPurchaseEntity): EsimPurchase {
     planType: p.planType,
     amountGB: p.amountGB,
     priceUSD: p.priceUSD,
+    priceCents: p.priceUSD,
+    currency: p.currency.toUpperCase() as PriceCurrency,
     country: p.country,
     paymentIntentId: p.paymentIntentId,
     status: p.status,

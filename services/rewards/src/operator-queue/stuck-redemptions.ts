@@ -54,6 +54,7 @@ export class StuckRedemptions {
       amountGB: r.amountGB,
       points: r.points,
       priceCents: null,
+      currency: null,
       purchaseType: r.kind,
       country: r.country,
       targetIccid: r.targetIccid,
