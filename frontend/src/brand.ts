@@ -1,5 +1,2 @@
-/**
- * The product name shown in the interface, legal pages and titles. The spec does not name the
- * brand; this placeholder follows the repository name and is the single place to change it.
- */
-export const BRAND_NAME = 'eSIM Rewards';
+/** The product name, declared once in libs/contracts (catalogue/brand.ts) for the app and the emails. */
+export { BRAND_NAME } from '@esim/contracts';

@@ -68,7 +68,7 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
     const manifest = await fetch(`${sys.url}/manifest.webmanifest`);
     expect(manifest.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
     const body = (await manifest.json()) as { icons: Array<{ src: string; sizes: string; purpose: string }> };
-    expect(body).toMatchObject({ name: 'eSIM Rewards', start_url: '/', display: 'standalone', theme_color: '#4c3bcf' });
+    expect(body).toMatchObject({ name: 'Dados Grátis', start_url: '/', display: 'standalone', theme_color: '#4c3bcf' });
     expect(body.icons.map((i) => `${i.sizes} ${i.purpose}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
     for (const icon of body.icons) {
       const res = await fetch(`${sys.url}${icon.src}`);

@@ -42,7 +42,7 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
 
   it('gives the landing page a description, Open Graph, theme colour, a canonical URL and hreflang alternates for every locale', async () => {
     const page = (await rawGet(sys.url, '/')).text();
-    expect(page).toContain(`<title>${html(pt.landing.documentTitle)} · eSIM Rewards</title>`);
+    expect(page).toContain(`<title>${html(pt.landing.documentTitle)} · Dados Grátis</title>`);
     const description = html(pt.landing.hero.subtitle.replace('{{countries}}', '180+'));
     expect(page).toContain(`<meta name="description" content="${description}" />`);
     expect(page).toContain(`<meta property="og:description" content="${description}" />`);
@@ -66,7 +66,7 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
       ['/auth', pt.auth.login.title, pt.auth.login.submit],
     ] as const) {
       const page = (await rawGet(sys.url, pathname)).text();
-      expect(page).toContain(`<title>${html(title)} · eSIM Rewards</title>`);
+      expect(page).toContain(`<title>${html(title)} · Dados Grátis</title>`);
       expect(page).toContain('data-prerendered="pt"');
       expect(page.indexOf(html(text))).toBeGreaterThan(0);
       expect(page.indexOf(html(text))).toBeLessThan(page.indexOf('<script'));

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_LOCALE, LOCALES } from '@esim/contracts';
+import { BRAND_NAME, DEFAULT_LOCALE, LOCALES } from '@esim/contracts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -109,5 +109,26 @@ describe('interface locales', () => {
         expect({ locale, untranslated }).toEqual({ locale, untranslated: [] });
       });
     }
+  });
+});
+
+/**
+ * One brand: the name is BRAND_NAME (libs/contracts catalogue/brand.ts), passed in as {{brand}} and
+ * never written, or translated, in a locale file. Older names must not come back as a brand.
+ */
+describe('brand name', () => {
+  const FORMER_NAMES = /eSIM Rewards|Free Data/;
+
+  it.each(LOCALES)('%s names no brand itself (only {{brand}})', (locale) => {
+    const text = fs.readFileSync(path.join(LOCALES_DIR, `${locale}.json`), 'utf8');
+    expect(text).not.toMatch(FORMER_NAMES);
+    expect(text).not.toContain(BRAND_NAME);
+  });
+
+  it('index.html, shown before the app starts, carries the same name', () => {
+    const html = fs.readFileSync(path.join(__dirname, '../../index.html'), 'utf8');
+    expect(html).not.toMatch(FORMER_NAMES);
+    expect(html).toContain(`<title>${BRAND_NAME}</title>`);
+    expect(html).toContain(`<meta property="og:site_name" content="${BRAND_NAME}" />`);
   });
 });

@@ -6,6 +6,8 @@ import { waitFor } from './namespace';
 export interface ReceivedMail {
   to: string[];
   from: string;
+  /** The display name of the From header, what a mail client shows as the sender. */
+  fromName: string;
   subject: string;
   text: string;
   html: string;
@@ -29,6 +31,7 @@ export class TestMailServer {
             this.messages.push({
               to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              fromName: mail.from?.value[0]?.name ?? '',
               subject: mail.subject ?? '',
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : '',

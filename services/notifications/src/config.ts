@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { BRAND_NAME } from '@esim/contracts';
 import { envBoolean, envInt, platformConfigSchema } from '@esim/platform';
 
 export const notificationsConfigSchema = platformConfigSchema
@@ -14,7 +15,7 @@ export const notificationsConfigSchema = platformConfigSchema
     SMTP_SECURE: envBoolean(false).describe('Use implicit TLS (port 465).'),
     SMTP_USER: z.string().optional().describe('SMTP user name.'),
     SMTP_PASSWORD: z.string().optional().describe('SMTP password.'),
-    MAIL_FROM: z.string().default('Dados Grátis <no-reply@localhost>').describe('From header of every email.'),
+    MAIL_FROM: z.string().default(`${BRAND_NAME} <no-reply@localhost>`).describe('Mailbox of the From header of every email; the display name is always the brand name.'),
     MAIL_OUTBOX_DIR: z
       .string()
       .default(path.resolve(process.cwd(), 'var/mail-outbox'))

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TwoFactorEnableResponse, TwoFactorSetupResponse, UserView } from '@esim/contracts';
 import { USER_QUERY_KEY } from '../../auth/AuthProvider';
+import { BRAND_NAME } from '../../brand';
 import { apiJson, apiRequest } from '../../lib/api';
 import { useErrorText } from '../../lib/useErrorText';
 import { Button, Card, Input, useToast } from '../../ui';
@@ -142,7 +143,7 @@ export function TwoFactorSettings({ user }: { user: UserView }) {
             ))}
           </ul>
           <div className="button-row">
-            <Button type="button" variant="secondary" onClick={() => downloadCodes(step.codes, t('profile.twoFactor.fileHeader'))}>
+            <Button type="button" variant="secondary" onClick={() => downloadCodes(step.codes, t('profile.twoFactor.fileHeader', { brand: BRAND_NAME }))}>
               {t('profile.twoFactor.download')}
             </Button>
             <Button type="button" onClick={() => setStep({ kind: 'idle' })}>

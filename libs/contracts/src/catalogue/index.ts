@@ -1,2 +1,3 @@
 export * from './plans';
 export * from './locales';
+export * from './brand';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BRAND_NAME } from '../catalogue/brand';
 import { ERRORS, type ErrorReason } from '../errors';
 import { apiErrorSchema } from '../http/auth.http';
 import { impliedReasons, type HttpRoute, type RouteAnswer } from './define-route';
@@ -159,7 +160,7 @@ export function buildOpenApiDocument(routes: readonly HttpRoute[], info: { title
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   return {
     openapi: '3.1.0',
-    info: { title: info.title ?? 'Dados Grátis API', version: info.version ?? API_VERSION, description: DESCRIPTION },
+    info: { title: info.title ?? `${BRAND_NAME} API`, version: info.version ?? API_VERSION, description: DESCRIPTION },
     tags: [...new Set(routes.map((r) => r.tag))].sort().map((name) => ({ name })),
     paths,
     components: {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { BRAND_NAME } from '@esim/contracts';
 import { CONFIG } from '@esim/platform';
 import type { IdentityConfig } from '../config';
 
@@ -7,7 +8,7 @@ import type { IdentityConfig } from '../config';
 export class RelyingParty {
   readonly id: string;
   readonly origin: string;
-  readonly name = 'Dados Grátis';
+  readonly name = BRAND_NAME;
 
   constructor(@Inject(CONFIG) config: IdentityConfig) {
     const publicUrl = new URL(config.PUBLIC_URL);

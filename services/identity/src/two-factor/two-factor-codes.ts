@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { generateSecret, generateURI, verify } from 'otplib';
+import { BRAND_NAME } from '@esim/contracts';
 import { AppError } from '@esim/platform';
 import { PasswordHasher } from '../credentials/password-hasher';
 
 export const RECOVERY_CODE_COUNT = 10;
-const ISSUER = 'Dados Grátis';
+const ISSUER = BRAND_NAME;
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** Ten base32 characters, 5 random bits each (a byte mod 32 is unbiased: 256 is a multiple of 32). */

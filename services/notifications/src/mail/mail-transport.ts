@@ -2,6 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
+import { BRAND_NAME } from '@esim/contracts';
 import type { NotificationsConfig } from '../config';
 import type { MailAttachment } from '../templates/render-email';
 
@@ -13,6 +15,15 @@ export interface OutgoingMail {
   language: string;
   /** Inline images the HTML references by cid (render-email.ts). */
   attachments?: MailAttachment[];
+}
+
+/**
+ * The From header: always the brand's name (libs/contracts catalogue/brand.ts), whatever display
+ * name MAIL_FROM carries, so a deployment cannot send under a second name; only its mailbox is used.
+ */
+export function senderOf(mailFrom: string): { name: string; address: string } {
+  const [first] = addressparser(mailFrom, { flatten: true });
+  return { name: BRAND_NAME, address: first?.address || mailFrom };
 }
 
 /** Sends one email; throws on failure so the queue retries it. */
@@ -37,7 +48,7 @@ class SmtpTransport implements MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
+    await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
   }
 
   close(): void {
@@ -59,7 +70,7 @@ class LocalOutboxTransport implements MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = await this.transporter.sendMail({ from: this.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
+    const info = await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
     await fs.mkdir(this.config.MAIL_OUTBOX_DIR, { recursive: true });
     const file = path.join(this.config.MAIL_OUTBOX_DIR, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
     await fs.writeFile(file, info.message as Buffer);

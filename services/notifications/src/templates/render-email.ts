@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { DEFAULT_LOCALE, Locale } from '@esim/contracts';
+import { BRAND_NAME, DEFAULT_LOCALE, Locale } from '@esim/contracts';
 import { EMAIL_MESSAGES, EmailMessages } from './locales';
 
 type TemplateName = Exclude<keyof EmailMessages, 'common'>;
@@ -54,13 +54,16 @@ export function renderEmail(locale: Locale, subject: string, name: string | null
             ? `<p style="margin:0 0 16px"><img src="cid:${escapeHtml(b.image)}" alt="${escapeHtml(b.alt)}" width="240" height="240" style="display:block"></p>`
             : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="color:#0b63ce">${escapeHtml(b.label ?? b.link)}</a></p>`,
   );
+  // The brand is a proper name (libs/contracts catalogue/brand.ts): the same in every language.
+  const signature = interpolate(common.signature, { brand: BRAND_NAME });
+  const footer = interpolate(common.footer, { brand: BRAND_NAME });
   const dir = locale === 'ur' ? 'rtl' : 'ltr';
   return {
     subject: interpolate(subject, vars),
     language: locale,
-    text: [greeting, '', ...textBlocks.flatMap((t) => [t, '']), common.signature, '', '—', common.footer].join('\n'),
+    text: [greeting, '', ...textBlocks.flatMap((t) => [t, '']), signature, '', '—', footer].join('\n'),
     html: `<!doctype html><html lang="${locale}" dir="${dir}"><body style="font-family:system-ui,sans-serif;color:#1a1a1a;max-width:560px;margin:0 auto;padding:24px">
-<h1 style="font-size:20px">${escapeHtml(common.brand)}</h1><p style="margin:0 0 16px">${escapeHtml(greeting)}</p>${htmlBlocks.join('')}
-<p style="margin:24px 0 0">${escapeHtml(common.signature)}</p><hr style="border:none;border-top:1px solid #ddd;margin:24px 0"><p style="font-size:12px;color:#555">${escapeHtml(common.footer)}</p></body></html>`,
+<h1 style="font-size:20px">${escapeHtml(BRAND_NAME)}</h1><p style="margin:0 0 16px">${escapeHtml(greeting)}</p>${htmlBlocks.join('')}
+<p style="margin:24px 0 0">${escapeHtml(signature)}</p><hr style="border:none;border-top:1px solid #ddd;margin:24px 0"><p style="font-size:12px;color:#555">${escapeHtml(footer)}</p></body></html>`,
   };
 }
