@@ -165,7 +165,8 @@ describe('the operator queue', () => {
     faults.reset();
 
     const item = (await queue()).find((i) => i.id === payment.purchaseId);
-    expect(item).toMatchObject({ kind: 'purchase', reason: 'manual_delivery_required', priceCents: 499, planTier: '3GB', actions: ['retry', 'deliver', 'refund'] });
+    // Bought from Brazil: the catalogue's price in reais (libs/contracts/src/catalogue/plans.ts).
+    expect(item).toMatchObject({ kind: 'purchase', reason: 'manual_delivery_required', priceCents: 2490, planTier: '3GB', actions: ['retry', 'deliver', 'refund'] });
     expect(item!.history.map((h) => h.event)).toEqual(['created', 'paid', 'failed']);
 
     const mails = sys.mail.messages.length;
@@ -180,7 +181,7 @@ describe('the operator queue', () => {
       `SELECT id, (data->>'amount')::int AS amount FROM "${stripeSandbox}".sandbox_stripe_objects WHERE object = 'refund' AND data->>'payment_intent' = $1`,
       [payment.paymentIntentId],
     );
-    expect(refunds).toEqual([{ id: refundId, amount: 499 }]);
+    expect(refunds).toEqual([{ id: refundId, amount: 2490 }]);
     const keys = await sql<{ key: string }>(`SELECT key FROM "${stripeSandbox}".sandbox_stripe_idempotency_keys WHERE key LIKE $1`, [`%:${refundIdempotencyKey(payment.purchaseId)}`]);
     expect(keys).toHaveLength(1);
     // Asked again with our key (a retry after a lost answer), Stripe answers the same refund.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { signUp } from '../support/accounts';
 import { expectVisible, launchBrowser, phonePage } from '../support/browser';
 import { startSystem, System } from '../support/system';
@@ -99,6 +99,10 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     const w = await open('pt');
     await countIntlFormats(w.context);
     const release = await holdScripts(w.page);
+    // The plans' prices arrive after hydration (GET /api/plans) and are formatted then: held back
+    // here, so the count below is hydration's alone.
+    const heldPlans: Route[] = [];
+    await w.page.route('**/api/plans**', (route) => void heldPlans.push(route));
     // Not 'domcontentloaded': that waits for module scripts, which are held back.
     await w.page.goto('/', { waitUntil: 'commit' });
     await w.page.locator('footer').waitFor({ state: 'attached' });
@@ -116,6 +120,8 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     // The numbers came formatted with the page ("1.000" in Portuguese): hydrating built no Intl format.
     await expect(w.page.locator('main').textContent()).resolves.toContain('1.000 MB');
     await expect(intlFormatsBuilt(w.page)).resolves.toBe(0);
+    await w.page.unroute('**/api/plans**');
+    for (const route of heldPlans) await route.continue();
 
     // Now it is the app: the button navigates without loading a new document.
     await w.page.getByRole('link', { name: pt.landing.hero.signUp }).click();
