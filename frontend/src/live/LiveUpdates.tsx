@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { UserView } from '@esim/contracts';
 import { USER_QUERY_KEY } from '../auth/AuthProvider';
 import { useToast } from '../ui';
-import { happeningText, refreshAffected } from './happenings';
+import { happeningText } from './happenings';
 import { LiveConnection } from './liveConnection';
+import { LiveUserWriter } from './liveUserWriter';
 
 /**
  * Keeps the signed-in user's pages current without a reload (docs/live-view.md): one live stream
@@ -23,18 +24,13 @@ export default function LiveUpdates({ userId }: { userId: string }) {
   const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
+    const writer = new LiveUserWriter(queryClient, ({ happened }) => {
+      if (!happened) return;
+      const { toast: show, t: translate, language } = say.current;
+      show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
+    });
     const connection = new LiveConnection({
-      onUser: ({ user, happened }) => {
-        const previous = queryClient.getQueryData<UserView | null>(USER_QUERY_KEY);
-        // The stream is the session's, so always this user; a stale tab of another must not adopt it.
-        if (previous && previous.id !== user.id) return;
-        queryClient.setQueryData(USER_QUERY_KEY, user);
-        refreshAffected(queryClient, previous, user, happened);
-        if (happened) {
-          const { toast: show, t: translate, language } = say.current;
-          show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
-        }
-      },
+      onUser: (event) => void writer.write(event),
       onEnd: () => {
         // Signed out here or elsewhere, or expired: ask once who is signed in now. Nobody (401):
         // the pages go to sign-in and this component goes away; still signed in: a new stream.
