@@ -57,6 +57,21 @@ export class PurchaseOutcomes {
     this.log.log(`purchase ${p.redemptionId}: ${p.planTier} eSIM ${line.iccid} issued for ${p.country}`);
   }
 
+  /** The eSIM was issued earlier: the same answer again (payments applies it once). */
+  async issuedAgain(tx: Tx, p: Provisioning): Promise<void> {
+    tx.publish(PurchaseEsimIssued, {
+      purchaseId: p.redemptionId,
+      userId: p.userId,
+      iccid: p.iccid!,
+      lpaCode: p.lpaCode!,
+      msisdn: p.msisdn,
+      qrCode: await this.qr.toDataUrl(p.lpaCode!),
+      providerOrderId: p.providerTransactionId,
+      issuedAt: (p.completedAt ?? new Date()).toISOString(),
+    });
+    this.log.warn(`purchase ${p.redemptionId}: asked again; eSIM ${p.iccid} was issued already, answered again`);
+  }
+
   /** `definite`: the provider certainly did nothing for this purchase. */
   async failed(
     tx: Tx,
