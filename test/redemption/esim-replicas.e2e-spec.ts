@@ -138,7 +138,8 @@ describe('esim with two replicas against the KeepGo emulator', () => {
     expect(byReplica).toBeGreaterThan(0);
     expect(byReplica).toBeLessThan(TOP_UPS + PURCHASES);
     await expectLedgerSound(sys);
-  });
+    // Sixteen provider operations in a row on one loaded test machine, one line at a time.
+  }, 240_000);
 
   it('a replica SIGKILLed while KeepGo makes a purchase’s line: the order is never sent again, one line per order, and the purchase waits for an operator', async () => {
     // The second replica alone works on it.
