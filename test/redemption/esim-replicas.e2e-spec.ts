@@ -188,4 +188,37 @@ describe('esim with two replicas against the KeepGo emulator', () => {
     expect(faults().count('POST /line/create')).toBe(1);
     expect(await providerOperations(purchaseId)).toHaveLength(1);
   });
+
+  it('12 purchases whose orders hang at KeepGo hold none of esim’s connections: another user’s wallet answers meanwhile, and each order is sent once', async () => {
+    faults().reset();
+    faults().set({ mode: 'hang', path: 'POST /line/create' });
+    // A buyer of their own: the per-user limit on payments started.
+    const crowd = sys.client();
+    await signUp(crowd, sys.mail, { name: 'Caio' });
+    const reader = sys.client();
+    await signUp(reader, sys.mail, { name: 'Duda' });
+
+    const purchaseIds = await Promise.all(Array.from({ length: 12 }, () => buy(crowd, '1GB', 'US')));
+    // At least as many orders at KeepGo as one replica's worker runs at once (most of its connection pool).
+    await waitFor(() => faults().count('POST /line/create') >= 8, { what: 'the orders to hang at KeepGo' });
+    const wallet = await reader.get('/api/esim-lines');
+    expect(wallet.status).toBe(200);
+    expect(wallet.json()).toEqual({ lines: [] });
+    // It answered while every order still hung: none has an outcome yet (an order held inside a
+    // transaction would have had to end before the read got a connection).
+    const [{ n: answered }] = await sys.apps.esim!.get(DataSource).query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE routing_key LIKE 'esim.purchase-esim-%' AND envelope->'payload'->>'purchaseId' = ANY($1::text[])`,
+      [purchaseIds],
+    );
+    expect(answered).toBe(0);
+
+    for (const id of purchaseIds) {
+      // Each hung order times out; KeepGo cannot tell what became of it, so a person takes over.
+      expect(await purchaseSettled(crowd, id)).toMatchObject({ status: 'manual_delivery_required' });
+      expect(await providerOperations(id)).toEqual([]);
+    }
+    // Each order sent once, none again after its timeout.
+    expect(faults().count('POST /line/create')).toBe(purchaseIds.length);
+    faults().reset();
+  }, 240_000);
 });
