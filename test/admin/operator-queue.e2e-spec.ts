@@ -214,6 +214,20 @@ describe('the operator queue', () => {
     expect((await act(ops, 'purchase', payment.purchaseId, 'refund')).status).toBe(409);
   });
 
+  it('retries a card purchase whose order failed: esim orders it again under the same reference, once, and the purchase is activated', async () => {
+    faults.set({ mode: 'fail', path: 'POST /line/create' });
+    const payment = await createPayment(ana.client, { planType: '5GB', country: 'US' });
+    expect((await payWithVisa(sys, payment)).status).toBe(200);
+    expect((await confirmPurchase(ana.client, payment.paymentIntentId)).json()).toMatchObject({ status: 'manual_delivery_required' });
+    faults.reset();
+
+    expect((await act(boss, 'purchase', payment.purchaseId, 'retry')).json()).toMatchObject({ status: 'processing' });
+    const purchase = () => ana.client.get('/api/esim-purchases').then((r) => (r.json() as Array<{ id: string; status: string; iccid: string | null }>).find((p) => p.id === payment.purchaseId));
+    await waitFor(async () => (await purchase())?.status === 'activated', { what: 'the retried purchase' });
+    const orders = await sql<{ iccid: string }>(`SELECT iccid FROM "${sys.sandboxes.schema('keepgo')}".keepgo_sandbox_transactions WHERE idempotency_key = $1`, [payment.purchaseId]);
+    expect(orders).toEqual([{ iccid: (await purchase())!.iccid }]);
+  });
+
   it('writes every resolution to the audit trail with who did it and what came of it', async () => {
     const entries = (await boss.client.get('/api/admin/audit?limit=200')).json().entries as Array<Record<string, any>>;
     const refunds = entries.filter((e) => e.action === 'operator_refund');

@@ -29,7 +29,8 @@ describe('redemptions survive crashes', () => {
   beforeAll(async () => {
     sys = await startRedemptionSystem({
       // A short lease, so a provisioning whose worker died is picked up again within seconds.
-      env: { ESIM_PROVISIONING_LEASE_MS: '2500', KEEPGO_TIMEOUT_MS: '3000', KEEPGO_RETRIES: '0' },
+      // No catalogue cache, so every order reads KeepGo's catalogue first (the step before it is sent).
+      env: { ESIM_PROVISIONING_LEASE_MS: '2500', KEEPGO_TIMEOUT_MS: '3000', KEEPGO_RETRIES: '0', KEEPGO_CATALOGUE_CACHE_SECONDS: '0' },
       gatewayEnv: { REDEEM_WAIT_MS: '300' },
     });
     kim = await signUpRedeemer(sys);
@@ -75,14 +76,19 @@ describe('redemptions survive crashes', () => {
       what: `redemption ${redemptionId} to settle`,
     });
 
-  it('esim dies after the reservation, before the provider did anything: after restart the eSIM is made once and the points spent once', async () => {
+  const provisioningRow = async (redemptionId: string) =>
+    (await esimDb().query('SELECT status, failure_reason, order_sent_at FROM provisionings WHERE redemption_id = $1', [redemptionId]))[0];
+
+  it('esim dies after the reservation, before the order left (reading the catalogue): after restart the eSIM is made once and the points spent once', async () => {
     await topUpTo(sys, kim, 1000);
-    faults().set({ mode: 'hang', path: 'POST /line/create' });
+    faults().set({ mode: 'hang', path: 'GET /bundles' });
     const res = await redeem(kim.client, newEsim('1GB', 'US'));
     expect(res.json()).toMatchObject({ status: 'processing', pointsUsed: 1000 });
     const { redemptionId } = res.json();
-    await waitFor(() => faults().count('POST /line/create') >= 1, { what: 'the create call to hang' });
+    await waitFor(() => faults().count('GET /bundles') >= 1, { what: 'the catalogue read to hang' });
     expect(await providerOperations(redemptionId)).toEqual([]);
+    expect(faults().count('POST /line/create')).toBe(0);
+    expect((await provisioningRow(redemptionId)).order_sent_at).toBeNull();
 
     await restartEsim();
 
@@ -101,29 +107,32 @@ describe('redemptions survive crashes', () => {
     });
   });
 
-  it('esim dies after the provider made the eSIM, before the outcome was recorded: the next start resolves it under the same reference, and no second line is made', async () => {
-    await topUpTo(sys, kim, 1000);
-    faults().set({ mode: 'hang', path: 'POST /line/create', applyEffect: true });
-    const { redemptionId } = (await redeem(kim.client, newEsim('1GB', 'US'))).json();
-    await waitFor(async () => (await providerOperations(redemptionId)).length === 1, { what: 'the provider to create the line' });
-    // The dying process cannot ask the provider any more either: only the next start can resolve it.
-    faults().set({ mode: 'hang' });
+  it.each([
+    ['after KeepGo made the eSIM, before its answer', true],
+    ['while the order is at KeepGo, not carried out yet', false],
+  ])(
+    'esim dies %s: the next start finds no line with our reference, never orders again, and an operator takes over with the points reserved',
+    async (_when, applyEffect) => {
+      await topUpTo(sys, kim, 1000);
+      faults().set({ mode: 'hang', path: 'POST /line/create', applyEffect });
+      const { redemptionId } = (await redeem(kim.client, newEsim('1GB', 'US'))).json();
+      await waitFor(() => faults().count('POST /line/create') >= 1, { what: 'the order to reach KeepGo' });
+      expect((await provisioningRow(redemptionId)).order_sent_at).not.toBeNull();
+      // The dying process cannot ask the provider any more either: only the next start can resolve it.
+      faults().set({ mode: 'hang' });
 
-    await restartEsim();
+      await restartEsim();
 
-    expect(await settled(redemptionId)).toMatchObject({ status: 'esim_activation_ready' });
-    // One line at the provider for our reference, and it is the one delivered.
-    const operations = await providerOperations(redemptionId);
-    expect(operations).toHaveLength(1);
-    const [created] = operations;
-    expect((await kim.client.get(`/api/redemptions/${redemptionId}`)).json()).toMatchObject({ iccid: created.iccid });
-    expect(await outcomeEvents(redemptionId)).toBe(1);
-    expect(await transfersOf(sys, redemptionId)).toEqual([
-      { kind: 'reservation', amount: 1000 },
-      { kind: 'redemption', amount: 1000 },
-    ]);
-    expect(await balance(kim.client)).toBe(0);
-  });
+      expect(await settled(redemptionId)).toMatchObject({ status: 'manual_transfer_required' });
+      expect(await provisioningRow(redemptionId)).toMatchObject({ status: 'manual_transfer_required', failure_reason: 'outcome_unknown' });
+      // Never ordered again: at most the one line KeepGo made before the kill.
+      expect(faults().count('POST /line/create')).toBe(0);
+      expect(await providerOperations(redemptionId)).toHaveLength(applyEffect ? 1 : 0);
+      expect(await outcomeEvents(redemptionId)).toBe(1);
+      expect(await transfersOf(sys, redemptionId)).toEqual([{ kind: 'reservation', amount: 1000 }]);
+      expect(await balance(kim.client)).toBe(0);
+    },
+  );
 
   it('esim dies after a top-up was applied, before it was recorded: refilled once', async () => {
     await topUpTo(sys, kim, 1000);
@@ -159,9 +168,9 @@ describe('redemptions survive crashes', () => {
 
   it('rewards dies after the provider delivered, before settling: the outcome waits for it and settles once', async () => {
     await topUpTo(sys, kim, 1000);
-    faults().set({ mode: 'hang', path: 'POST /line/create', applyEffect: true });
-    const { redemptionId } = (await redeem(kim.client, newEsim('1GB', 'BR'))).json();
-    await waitFor(async () => (await providerOperations(redemptionId)).length === 1, { what: 'the provider to create the line' });
+    faults().set({ mode: 'hang', path: '/refill', applyEffect: true });
+    const { redemptionId } = (await redeem(kim.client, topUp(DEMO_ICCID))).json();
+    await waitFor(async () => (await providerOperations(redemptionId)).length === 1, { what: 'the provider to refill the line' });
     faults().set({ mode: 'hang' });
     await kill('rewards');
     await restartEsim();
@@ -170,7 +179,7 @@ describe('redemptions survive crashes', () => {
 
     await sys.restart('rewards');
 
-    expect(await settled(redemptionId)).toMatchObject({ status: 'esim_activation_ready' });
+    expect(await settled(redemptionId)).toMatchObject({ status: 'completed' });
     expect(await transfersOf(sys, redemptionId)).toEqual([
       { kind: 'reservation', amount: 1000 },
       { kind: 'redemption', amount: 1000 },

@@ -7,7 +7,7 @@ import { KeepGoEmulator } from './keepgo-emulator.service';
 
 const controlSchema = z
   .object({
-    mode: z.enum(['ok', 'fail', 'hang']).optional(),
+    mode: z.enum(['ok', 'fail', 'hang', 'throttle']).optional(),
     times: z.number().int().min(1).max(1000).optional(),
     path: z.string().min(1).max(200).optional(),
     applyEffect: z.boolean().optional(),

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
-export type FaultMode = 'ok' | 'fail' | 'hang';
+export type FaultMode = 'ok' | 'fail' | 'hang' | 'throttle';
 
 export interface FaultSettings {
-  /** `fail`: answer 503; `hang`: never answer (until the caller gives up); `ok`: behave. */
+  /** `fail`: answer 503; `hang`: never answer (until the caller gives up); `throttle`: answer 429, doing nothing; `ok`: behave. */
   mode: FaultMode;
   /** How many matching requests get the fault; unset: all of them until told otherwise. */
   times?: number;
@@ -14,7 +14,7 @@ export interface FaultSettings {
 }
 
 export interface Fault {
-  mode: 'fail' | 'hang';
+  mode: 'fail' | 'hang' | 'throttle';
   applyEffect: boolean;
 }
 

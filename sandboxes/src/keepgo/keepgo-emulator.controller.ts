@@ -86,7 +86,8 @@ export class KeepGoEmulatorController implements OnModuleDestroy {
       res.status(401).json({ ack: 'error', message: 'Unauthorized: wrong apiKey or accessToken' });
       return;
     }
-    if (fault && !fault.applyEffect) return this.inflict(fault, res, route);
+    // A throttled request is turned away before any work, whatever applyEffect says.
+    if (fault && (!fault.applyEffect || fault.mode === 'throttle')) return this.inflict(fault, res, route);
     let answer: EmulatorAnswer;
     try {
       answer = await work();
@@ -100,6 +101,10 @@ export class KeepGoEmulatorController implements OnModuleDestroy {
 
   private inflict(fault: Fault, res: Response, route: string): void {
     this.log.warn(`injected fault on ${route}: ${fault.mode}${fault.applyEffect ? ' after doing the work' : ''}`);
+    if (fault.mode === 'throttle') {
+      res.status(429).json({ ack: 'error', message: 'Too many requests' });
+      return;
+    }
     if (fault.mode === 'fail') {
       res.status(503).json({ ack: 'error', message: 'Service temporarily unavailable' });
       return;

@@ -32,6 +32,9 @@ export const esimConfigSchema = platformConfigSchema
     KEEPGO_LOOKUP_MAX_PAGES: envInt(20, 1).describe(
       'Pages of 100 lines searched when looking for a new line by our reference after an unanswered create.',
     ),
+    KEEPGO_LINE_LOCK_WAIT_MS: envInt(60_000, 100).describe(
+      'How long an operation on a KeepGo line waits for another one on the same line (any replica) to finish before it counts as a transient failure and is tried again later.',
+    ),
     KEEPGO_BUNDLE_IDS: envList()
       .pipe(z.array(z.string().regex(/^[A-Z]{2}=\d+$/, 'entries must look like US=123')))
       .describe(

@@ -13,6 +13,7 @@ import { KeepGoSandboxMoved1737000000000 } from './migrations/1737000000000-keep
 import { EsimRedemptions1732063000000 } from './migrations/1732063000000-redemptions';
 import { EsimOperatorQueue1734200000000 } from './migrations/1734200000000-operator-queue';
 import { EsimOwnLines1736100000000 } from './migrations/1736100000000-own-lines';
+import { EsimPurchaseProvisionings1737100000000 } from './migrations/1737100000000-purchase-provisionings';
 import { DeliveryResolutions } from './operator-queue/delivery-resolutions';
 import { OperatorOutcomeListener } from './operator-queue/operator-outcome.listener';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
@@ -28,6 +29,7 @@ import { PROVISIONING_SETTINGS, provisioningSettings } from './provisioning/prov
 import { ProvisioningSweeper } from './provisioning/provisioning-sweeper';
 import { PointsReservedEventHandler } from './redemptions/points-reserved.event-handler';
 import { PaymentSucceededEventHandler } from './purchases/payment-succeeded.event-handler';
+import { PurchaseOutcomes } from './purchases/purchase-outcomes';
 import { LINE_USAGE_SETTINGS, lineUsageSettings } from './wallet/line-usage-settings';
 import { LineUsageRpcHandler } from './wallet/line-usage.rpc-handler';
 import { LineUsageService } from './wallet/line-usage.service';
@@ -42,7 +44,7 @@ export class EsimModule {
           name: 'esim',
           config,
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000],
         }),
         KeepGoModule.register(config),
       ],
@@ -62,6 +64,7 @@ export class EsimModule {
         GiftSummaryAnnouncements,
         PointsReservedEventHandler,
         PaymentSucceededEventHandler,
+        PurchaseOutcomes,
         { provide: LINE_USAGE_SETTINGS, useValue: lineUsageSettings(config) },
         LineUsageService,
       ],

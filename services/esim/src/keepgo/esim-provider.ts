@@ -20,6 +20,12 @@ export interface CreateLineRequest {
   plan: EsimPlanTier;
   /** Our idempotency reference (e.g. the redemption id): the same reference never makes two lines. */
   reference: string;
+  /**
+   * Awaited right before the order goes to the provider (and not at all when the request is
+   * refused before that): the caller records that an order may be at the provider from here on.
+   * If it throws, nothing is sent.
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface RefillRequest {

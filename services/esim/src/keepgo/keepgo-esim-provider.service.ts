@@ -24,6 +24,7 @@ import {
   KeepGoRefillAnswer,
 } from './keepgo-api';
 import { KeepGoCall, KeepGoHttpClient } from './keepgo-http-client';
+import { KeepGoLineLocks } from './keepgo-line-locks.service';
 import { KEEPGO_SETTINGS, KeepGoSettings } from './keepgo-settings';
 import { findRecord, LineNotes, NoteRecord, parseNotes, withRecord } from './line-notes';
 import { chooseBundle, chooseRefill, KEEPGO_MB_PER_GB, planRefill } from './plan-offers';
@@ -37,18 +38,25 @@ const MAX_BACKOFF_MS = 5_000;
  * The real KeepGo v2 adapter (docs/keepgo.md). Reads are retried on transient failures; a create
  * or refill is never sent again after an unanswered attempt until the provider has been asked, by
  * our reference, whether the first one landed. The reference travels as `Idempotency-Key` and is
- * recorded in the line's notes, where `findOperation` finds it again after a crash.
+ * recorded in the line's notes, where `findOperation` finds it again after a crash. A create that
+ * KeepGo may have carried out but shows no trace of is never sent again: KeepGo documents no
+ * idempotency, and only our notes (written after its answer) could tell, so the failure stands
+ * with its outcome unknown and the caller hands the order to a person.
+ *
+ * Everything that reads and rewrites a line's notes, and the refill sent in between, runs under
+ * that line's lock, which every replica respects (keepgo-line-locks.service.ts).
  */
 @Injectable()
 export class KeepGoEsimProvider implements EsimProvider {
   private readonly log = new Logger('KeepGo');
   private readonly http: KeepGoHttpClient;
   private catalogue: { expiresAt: number; bundles: Promise<KeepGoBundle[]> } | undefined;
-  /** One create/refill bookkeeping at a time per line in this process (notes are read-modify-write). */
-  private readonly lineLocks = new Map<string, Promise<unknown>>();
   readonly sandbox: boolean;
 
-  constructor(@Inject(KEEPGO_SETTINGS) private readonly settings: KeepGoSettings) {
+  constructor(
+    @Inject(KEEPGO_SETTINGS) private readonly settings: KeepGoSettings,
+    private readonly lineLocks: KeepGoLineLocks,
+  ) {
     this.sandbox = settings.sandbox;
     this.http = new KeepGoHttpClient({
       baseUrl: () => this.baseUrl(),
@@ -79,8 +87,12 @@ export class KeepGoEsimProvider implements EsimProvider {
     };
 
     const outcome = await this.sendOnce(
-      () => this.http.send<KeepGoCreateLineAnswer>({ method: 'POST', path: '/line/create', body, idempotencyKey: request.reference }),
+      async () => {
+        await request.beforeSend?.();
+        return this.http.send<KeepGoCreateLineAnswer>({ method: 'POST', path: '/line/create', body, idempotencyKey: request.reference });
+      },
       () => this.findCreated(request.reference),
+      { resendUnknown: false },
     );
     if ('found' in outcome) return outcome.found;
     const answer = outcome.answer;
@@ -89,12 +101,6 @@ export class KeepGoEsimProvider implements EsimProvider {
       throw new EsimProviderException('unavailable', 'KeepGo API unavailable: line/create answered without an ICCID', {
         outcomeUnknown: true,
       });
-    }
-    let details: KeepGoDetailedSimCard | undefined;
-    try {
-      details = await this.details(iccid);
-    } catch (err) {
-      this.log.warn(`new line ${iccid}: details not read (${(err as Error).message}); its phone number is unknown for now`);
     }
     const record: NoteRecord = {
       ref: request.reference,
@@ -106,7 +112,22 @@ export class KeepGoEsimProvider implements EsimProvider {
       bundle: answer.data_bundle_id ?? null,
       at: new Date().toISOString(),
     };
-    await this.recordQuietly(iccid, parseNotes(details?.notes), record);
+    // Read and written under the line's lock like any other note: nobody else knows this ICCID yet,
+    // but an operator's tools or a refill of it could soon.
+    const details = await this.onLine(iccid, async () => {
+      let read: KeepGoDetailedSimCard | undefined;
+      try {
+        read = await this.details(iccid);
+      } catch (err) {
+        this.log.warn(`new line ${iccid}: details not read (${(err as Error).message}); its phone number is unknown for now`);
+      }
+      await this.recordQuietly(iccid, parseNotes(read?.notes), record);
+      return read;
+    }).catch((err: unknown) => {
+      // The line exists: a lock that could not be had must not turn it into a failure.
+      this.log.warn(`new line ${iccid}: reference ${record.ref} not recorded in its notes (${(err as Error).message})`);
+      return undefined;
+    });
     const line: ProvisionedLine = {
       kind: 'create',
       reference: request.reference,
@@ -164,6 +185,9 @@ export class KeepGoEsimProvider implements EsimProvider {
             idempotencyKey: reference,
           }),
         () => this.findRefill(reference, iccid),
+        // A refill that landed shows on the line (the pending record's floor), and nothing else
+        // touches the line while its lock is held: no trace means it was not done.
+        { resendUnknown: true },
       );
       if ('found' in outcome) return outcome.found;
       const done: NoteRecord = {
@@ -342,10 +366,15 @@ export class KeepGoEsimProvider implements EsimProvider {
 
   /**
    * A call that creates something. After a failure that may have been carried out, the provider is
-   * asked by our reference first; only when it shows no trace is the call sent again (with the
-   * same Idempotency-Key). If it cannot even be asked, the failure stands, outcome unknown.
+   * asked by our reference first; only when it shows no trace, and that means it was not done
+   * (`resendUnknown`), is the call sent again (with the same Idempotency-Key). If it cannot even be
+   * asked, or its silence proves nothing, the failure stands, outcome unknown.
    */
-  private async sendOnce<A, F>(send: () => Promise<A>, lookup: () => Promise<F | null>): Promise<{ answer: A } | { found: F }> {
+  private async sendOnce<A, F>(
+    send: () => Promise<A>,
+    lookup: () => Promise<F | null>,
+    { resendUnknown }: { resendUnknown: boolean },
+  ): Promise<{ answer: A } | { found: F }> {
     for (let i = 0; ; i++) {
       try {
         return { answer: await send() };
@@ -360,6 +389,7 @@ export class KeepGoEsimProvider implements EsimProvider {
             throw err;
           }
           if (found) return { found };
+          if (!resendUnknown) throw err;
         }
         if (i >= this.settings.retries) throw err;
         await this.backoff(i);
@@ -372,15 +402,8 @@ export class KeepGoEsimProvider implements EsimProvider {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
-  private async onLine<T>(iccid: string, work: () => Promise<T>): Promise<T> {
-    const before = this.lineLocks.get(iccid) ?? Promise.resolve();
-    const run = before.catch(() => undefined).then(work);
-    this.lineLocks.set(iccid, run);
-    try {
-      return await run;
-    } finally {
-      if (this.lineLocks.get(iccid) === run) this.lineLocks.delete(iccid);
-    }
+  private onLine<T>(iccid: string, work: () => Promise<T>): Promise<T> {
+    return this.lineLocks.hold(iccid, work);
   }
 }
 

@@ -16,6 +16,8 @@ export interface KeepGoSettings {
   retryBackoffMs: number;
   catalogueCacheMs: number;
   lookupMaxPages: number;
+  /** How long an operation waits for the per-line lock (keepgo-line-locks.service.ts). */
+  lineLockWaitMs: number;
   /** Country (ISO-2) → bundle id chosen by the operator. */
   pinnedBundles: ReadonlyMap<string, number>;
 }
@@ -36,6 +38,7 @@ export function keepGoSettings(c: EsimConfig): KeepGoSettings {
     retryBackoffMs: c.KEEPGO_RETRY_BACKOFF_MS,
     catalogueCacheMs: c.KEEPGO_CATALOGUE_CACHE_SECONDS * 1000,
     lookupMaxPages: c.KEEPGO_LOOKUP_MAX_PAGES,
+    lineLockWaitMs: c.KEEPGO_LINE_LOCK_WAIT_MS,
     pinnedBundles: new Map(
       c.KEEPGO_BUNDLE_IDS.map((entry) => {
         const [country, id] = entry.split('=');

@@ -9,6 +9,7 @@ import { ESIM_PROVIDER, EsimProvider } from './esim-provider';
 import { EsimProviderException } from './esim-provider.exception';
 import { KEEPGO_DEMO_ICCID, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_API_PATH } from './keepgo-api';
 import { KeepGoEsimProvider } from './keepgo-esim-provider.service';
+import { KeepGoLineLocks } from './keepgo-line-locks.service';
 import type { KeepGoSettings } from './keepgo-settings';
 import { parseNotes } from './line-notes';
 import { luhnValid } from '../../../../sandboxes/src/keepgo/sandbox-identifiers';
@@ -220,20 +221,29 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
     expect(await keepgo.findOperation({ kind: 'refill', reference: ref, iccid: KEEPGO_DEMO_ICCID })).toEqual(refill);
   });
 
-  it('a create whose answer is lost is asked about first, then resent with the same reference: one line', async () => {
+  it('a create whose answer is lost is asked about first and, KeepGo showing no line with our reference, never sent again: one line, outcome unknown', async () => {
     await control({ mode: 'hang', times: 1, path: 'POST /line/create', applyEffect: true });
     const linesBefore = await lineCount();
     const started = Date.now();
-    const line = await keepgo.createLine({ country: 'US', plan: '1GB', reference: reference() });
+    const err = await failure(keepgo.createLine({ country: 'US', plan: '1GB', reference: reference() }));
 
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
-    expect(line.iccid).toMatch(/^89\d{17}$/);
+    expect(err).toMatchObject({ code: 'unavailable', transient: true, outcomeUnknown: true });
     expect(await requests('GET /lines')).toBeGreaterThanOrEqual(1);
+    expect(await requests('POST /line/create')).toBe(1);
+    expect(await lineCount()).toBe(linesBefore + 1);
+  });
+
+  it('a create turned away before KeepGo did anything (429) is sent again: one line', async () => {
+    await control({ mode: 'throttle', times: 1, path: 'POST /line/create' });
+    const linesBefore = await lineCount();
+    const line = await keepgo.createLine({ country: 'US', plan: '1GB', reference: reference() });
+    expect(line.iccid).toMatch(/^89\d{17}$/);
     expect(await requests('POST /line/create')).toBe(2);
     expect(await lineCount()).toBe(linesBefore + 1);
   });
 
-  it('a provider that never answers ends in a transient error with an unknown outcome, and nothing was created', async () => {
+  it('a provider that never answers ends in a transient error with an unknown outcome, and the order is sent once', async () => {
     await control({ mode: 'hang', path: 'POST /line/create' });
     const linesBefore = await lineCount();
     const ref = reference();
@@ -241,7 +251,7 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
 
     expect(err).toMatchObject({ code: 'unavailable', transient: true, outcomeUnknown: true });
     expect(err.message).toContain(`no answer within ${TIMEOUT_MS} ms`);
-    expect(await requests('POST /line/create')).toBe(1 + RETRIES);
+    expect(await requests('POST /line/create')).toBe(1);
     expect(await lineCount()).toBe(linesBefore);
     await control({ reset: true });
     expect(await keepgo.findOperation({ kind: 'create', reference: ref })).toBeNull();
@@ -350,9 +360,10 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
       retryBackoffMs: 20,
       catalogueCacheMs: 0,
       lookupMaxPages: 1,
+      lineLockWaitMs: 1000,
       pinnedBundles: new Map(),
     };
-    const live = new KeepGoEsimProvider(settings);
+    const live = new KeepGoEsimProvider(settings, app.get(KeepGoLineLocks));
     expect(await failure(live.accountBalance())).toMatchObject({ code: 'unauthorized', definite: true, httpStatus: 401 });
     expect(await requests('GET /account_balance')).toBe(1);
     // Nothing listens there: the connection is refused, transient, and known not to have been sent.
@@ -360,7 +371,7 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` });
+    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` }, app.get(KeepGoLineLocks));
     expect(await failure(gone.listLines())).toMatchObject({ code: 'unavailable', outcomeUnknown: false });
   });
 

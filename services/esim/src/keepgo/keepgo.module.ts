@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { EsimConfig } from '../config';
 import { ESIM_PROVIDER } from './esim-provider';
 import { KeepGoEsimProvider } from './keepgo-esim-provider.service';
+import { KeepGoLineLocks } from './keepgo-line-locks.service';
 import { KeepGoModeLog } from './keepgo-mode-log';
 import { KEEPGO_SETTINGS, keepGoSettings } from './keepgo-settings';
 
@@ -17,6 +18,7 @@ export class KeepGoModule {
       module: KeepGoModule,
       providers: [
         { provide: KEEPGO_SETTINGS, useValue: settings },
+        KeepGoLineLocks,
         KeepGoEsimProvider,
         { provide: ESIM_PROVIDER, useExisting: KeepGoEsimProvider },
         KeepGoModeLog,

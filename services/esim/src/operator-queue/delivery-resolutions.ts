@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { Brackets, DataSource, EntityManager } from 'typeorm';
 import {
   OperatorAction,
   OperatorQueueItem,
@@ -60,10 +60,17 @@ export class DeliveryResolutions {
     const rows = await this.db
       .getRepository(Provisioning)
       .createQueryBuilder('p')
-      .where(`p.status = 'manual_transfer_required'`)
-      .orWhere(
-        `p.status IN ('pending', 'in_progress') AND (p.created_at < now() - make_interval(secs => :secs) OR p.attempts > :max OR p.lease_until = 'infinity')`,
-        { secs: stuckAfterSeconds, max: this.settings.maxAttempts },
+      // A card purchase waits in payments' queue (esim_purchases), where its operator resolves it.
+      .where(`p.source <> 'purchase'`)
+      .andWhere(
+        new Brackets((w) =>
+          w
+            .where(`p.status = 'manual_transfer_required'`)
+            .orWhere(
+              `p.status IN ('pending', 'in_progress') AND (p.created_at < now() - make_interval(secs => :secs) OR p.attempts > :max OR p.lease_until = 'infinity')`,
+              { secs: stuckAfterSeconds, max: this.settings.maxAttempts },
+            ),
+        ),
       )
       .orderBy('COALESCE(p.completed_at, p.created_at)', 'ASC')
       .limit(limit)
@@ -137,7 +144,9 @@ export class DeliveryResolutions {
       }
       if (action === 'retry') {
         await m.query(
-          `UPDATE provisionings SET status = 'pending', lease_until = now(), completed_at = NULL, failure_reason = NULL, failure_message = NULL WHERE id = $1`,
+          // The operator decided to send it again (for a new line, after checking KeepGo has none for it).
+          `UPDATE provisionings SET status = 'pending', lease_until = now(), completed_at = NULL, failure_reason = NULL, failure_message = NULL,
+                                    order_sent_at = NULL WHERE id = $1`,
           [p.id],
         );
       } else {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DeliveryResolved, maskIccid } from '@esim/contracts';
+import { DeliveryResolved, maskIccid, RedeemablePlanTier, RedemptionSource } from '@esim/contracts';
 import { Tx } from '@esim/platform';
 import type { ProvisioningOutcome, ProvisioningOutcomeListener } from '../provisioning/provisioning-outcome-listener';
 import type { DeliveredLine } from '../provisioning/provisioning-outcomes';
@@ -45,10 +45,11 @@ export class OperatorOutcomeListener implements ProvisioningOutcomeListener {
     tx.publish(DeliveryResolved, {
       redemptionId: p.redemptionId,
       provisioningId: p.id,
-      source: p.source,
+      // Only redemptions and gift claims have operator actions here (purchases are payments' queue).
+      source: p.source as RedemptionSource,
       userId: p.userId,
       kind: p.kind,
-      planTier: p.planTier,
+      planTier: p.planTier as RedeemablePlanTier,
       amountGB: p.amountGB,
       points: p.points,
       resolution,

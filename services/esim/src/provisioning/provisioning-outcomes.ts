@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ProvisioningFailed, ProvisioningSucceeded } from '@esim/contracts';
+import { ProvisioningFailed, ProvisioningSucceeded, RedeemablePlanTier, RedemptionSource } from '@esim/contracts';
 import { Tx, UnitOfWork } from '@esim/platform';
 import type { ProviderOperation } from '../keepgo/esim-provider';
 import { DataGift } from '../gifts/data-gift.entity';
 import { GiftSummaryAnnouncements } from '../gifts/gift-summary-announcements';
 import { EsimLines } from '../lines/esim-lines';
+import { PurchaseOutcomes } from '../purchases/purchase-outcomes';
 import { Provisioning } from './provisioning.entity';
 import { PROVISIONING_OUTCOME_LISTENER, ProvisioningOutcomeListener } from './provisioning-outcome-listener';
 
@@ -27,7 +28,9 @@ export function deliveredLine(op: ProviderOperation): DeliveredLine {
 /**
  * Records how a provisioning ended, exactly once: each outcome locks the row and writes only if it
  * is still in progress, so a second worker (a recovered crash, a lease that ran out) finding the
- * same result changes nothing. The outcome event commits with it (outbox).
+ * same result changes nothing. The outcome event commits with it (outbox). A card purchase's
+ * outcome is its answer to payments (PurchaseOutcomes); a redemption's or gift claim's is the
+ * saga's ProvisioningSucceeded / ProvisioningFailed.
  */
 @Injectable()
 export class ProvisioningOutcomes {
@@ -37,6 +40,7 @@ export class ProvisioningOutcomes {
     private readonly uow: UnitOfWork,
     private readonly lines: EsimLines,
     private readonly gifts: GiftSummaryAnnouncements,
+    private readonly purchases: PurchaseOutcomes,
     @Optional() @Inject(PROVISIONING_OUTCOME_LISTENER) private readonly listener?: ProvisioningOutcomeListener,
   ) {}
 
@@ -53,6 +57,10 @@ export class ProvisioningOutcomes {
       if (!p) return false;
       const m = tx.manager;
       const now = new Date();
+      if (p.source === 'purchase') {
+        await this.purchases.issued(tx, p, line, now);
+        return true;
+      }
       const ownLine = p.kind === 'new' || (await this.lines.holds(m, p.userId, line.iccid));
       let giftId: string;
       if (p.source === 'gift') {
@@ -127,6 +135,10 @@ export class ProvisioningOutcomes {
     return this.uow.run(async (tx) => {
       const p = await this.inProgress(tx.manager, id);
       if (!p) return false;
+      if (p.source === 'purchase') {
+        await this.purchases.failed(tx, p, 'refused', { reason, message, definite: true }, new Date());
+        return true;
+      }
       await this.end(tx, p, 'refused', reason, message);
       if (p.claimedGiftId) await tx.manager.update(DataGift, { id: p.claimedGiftId, status: 'claimed' }, { status: 'granted' });
       await this.listener?.onOutcome(tx, p, 'refused', { line: null, reason, ownLine: false });
@@ -135,16 +147,43 @@ export class ProvisioningOutcomes {
     });
   }
 
-  /** The provider could not be reached (or our account with it is blocked): an operator takes over. */
-  manual(id: string, reason: string, message: string): Promise<boolean> {
+  /**
+   * The provider could not be reached, our account with it is blocked, or an order's outcome is
+   * unknown: an operator takes over. `definite`: the provider certainly did nothing; `detail`:
+   * what happened, for a purchase's operator (a redemption's user reads `message`).
+   */
+  manual(id: string, reason: string, message: string, { definite = false, detail }: { definite?: boolean; detail?: string } = {}): Promise<boolean> {
     return this.uow.run(async (tx) => {
       const p = await this.inProgress(tx.manager, id);
       if (!p) return false;
+      if (p.source === 'purchase') {
+        await this.purchases.failed(tx, p, 'manual_transfer_required', { reason, message: detail ?? message, definite }, new Date());
+        return true;
+      }
       await this.end(tx, p, 'manual_transfer_required', reason, message);
       await this.listener?.onOutcome(tx, p, 'manual_transfer_required', { line: null, reason, ownLine: false });
       this.log.error(`provisioning ${p.id} (redemption ${p.redemptionId}) needs a manual transfer: ${reason}`);
       return true;
     });
+  }
+
+  /**
+   * Records, before a new line is ordered, that the order may be at the provider from now on.
+   * Only the attempt that holds the claim can: one whose lease ran out and was claimed again
+   * throws here, and sends nothing.
+   */
+  async ordering(id: string, attempt: number): Promise<void> {
+    const [, changed]: [unknown, number] = await this.uow.run((tx) =>
+      tx.manager.query(`UPDATE provisionings SET order_sent_at = now() WHERE id = $1 AND status = 'in_progress' AND attempts = $2`, [id, attempt]),
+    );
+    if (changed !== 1) throw new Error(`provisioning ${id}: attempt ${attempt} no longer holds the claim; nothing ordered`);
+  }
+
+  /** The order was turned away before the provider did anything: the next attempt may order again. */
+  async notOrdered(id: string, attempt: number): Promise<void> {
+    await this.uow.run((tx) =>
+      tx.manager.query(`UPDATE provisionings SET order_sent_at = NULL WHERE id = $1 AND status = 'in_progress' AND attempts = $2`, [id, attempt]),
+    );
   }
 
   /** Hands a transient failure back to the sweeper, which tries again after `delayMs`. */
@@ -178,14 +217,15 @@ export class ProvisioningOutcomes {
   }
 }
 
+/** The saga's facts of a redemption's or gift claim's provisioning (purchases never get here). */
 function facts(p: Provisioning) {
   return {
     provisioningId: p.id,
     redemptionId: p.redemptionId,
-    source: p.source,
+    source: p.source as RedemptionSource,
     userId: p.userId,
     kind: p.kind,
-    planTier: p.planTier,
+    planTier: p.planTier as RedeemablePlanTier,
     amountGB: p.amountGB,
   };
 }

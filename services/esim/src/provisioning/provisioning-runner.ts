@@ -19,11 +19,20 @@ const OPERATOR_PROBLEMS: ReadonlySet<EsimProviderErrorCode> = new Set(['insuffic
 export const MANUAL_TRANSFER_MESSAGE =
   'We could not reach our eSIM provider right now. Your points are reserved and our support team will deliver your data manually within 24-48 hours.';
 
+/** Why a delivery went to a person without a provider failure: an order whose fate KeepGo cannot tell. */
+export const OUTCOME_UNKNOWN = 'outcome_unknown';
+
 /**
- * One attempt at a claimed provisioning: ask the provider to do it (with our reference), then
- * record the outcome. An attempt after an earlier one that ended without an outcome (a crash, a
- * lost answer) first asks the provider by our reference whether it already happened, so nothing
- * is provisioned twice.
+ * One attempt at a claimed provisioning (a redemption, a gift claim or a card purchase): ask the
+ * provider to do it (with our reference), then record the outcome. The provider is called outside
+ * any transaction: the claim committed before, the outcome commits after.
+ *
+ * An attempt after an earlier one that ended without an outcome (a crash, a lost answer) first
+ * asks the provider by our reference whether it already happened, so nothing is provisioned
+ * twice. A new line is the one order KeepGo cannot always answer for: our reference reaches its
+ * notes only after KeepGo's answer. So right before a line is ordered the attempt records
+ * `order_sent_at` (committed); an attempt that finds it set and no line with our reference, or an
+ * order whose answer was lost, goes to the operator queue instead of ordering again.
  */
 @Injectable()
 export class ProvisioningRunner {
@@ -45,29 +54,56 @@ export class ProvisioningRunner {
 
   async run(p: Provisioning): Promise<void> {
     let op: ProviderOperation | null = null;
+    let ordered = false;
     try {
       if (p.attempts > 1) {
         op = await this.provider.findOperation(
           p.kind === 'new' ? { kind: 'create', reference: p.redemptionId } : { kind: 'refill', reference: p.redemptionId, iccid: p.targetIccid! },
         );
         this.log.log(`provisioning ${p.id}, attempt ${p.attempts}: the provider ${op ? 'already did it' : 'shows no trace of it'}`);
+        if (!op && p.orderSentAt) {
+          await this.outcomes.manual(p.id, OUTCOME_UNKNOWN, MANUAL_TRANSFER_MESSAGE, {
+            detail: `A new line was ordered from KeepGo at ${p.orderSentAt.toISOString()} and no answer was recorded; no KeepGo line carries our reference ${p.redemptionId}. Check KeepGo before delivering: the line may exist.`,
+          });
+          return;
+        }
       }
       op ??=
         p.kind === 'new'
-          ? await this.provider.createLine({ country: p.country!, plan: p.planTier, reference: p.redemptionId })
+          ? await this.provider.createLine({
+              country: p.country!,
+              plan: p.planTier,
+              reference: p.redemptionId,
+              beforeSend: async () => {
+                await this.outcomes.ordering(p.id, p.attempts);
+                ordered = true;
+              },
+            })
           : await this.provider.refill({ iccid: p.targetIccid!, plan: p.planTier, reference: p.redemptionId });
     } catch (err) {
       if (this.stopping) {
         this.log.warn(`provisioning ${p.id}: interrupted by shutdown; the sweeper will ask the provider after restart`);
         return;
       }
-      return this.failed(p, err);
+      return this.failed(p, err, ordered);
     }
     await this.outcomes.succeeded(p.id, await this.withLineDetails(p, deliveredLine(op)));
   }
 
-  private async failed(p: Provisioning, err: unknown): Promise<void> {
+  private async failed(p: Provisioning, err: unknown, ordered: boolean): Promise<void> {
     const e = err instanceof EsimProviderException ? err : null;
+    if (ordered && !e?.definite) {
+      if (e && !e.outcomeUnknown) {
+        // Turned away before KeepGo did anything (a refused connection, a 429): ordering again is safe.
+        await this.outcomes.notOrdered(p.id, p.attempts);
+      } else {
+        this.log.error(`provisioning ${p.id}: a new line was ordered and no answer came (${e?.message ?? String(err)}); an operator takes over`);
+        await this.outcomes.manual(p.id, e?.code ?? OUTCOME_UNKNOWN, MANUAL_TRANSFER_MESSAGE, {
+          detail: `KeepGo did not answer the order of a new line (${e?.message ?? 'error'}) and no line carries our reference ${p.redemptionId}. Check KeepGo before delivering: the line may exist.`,
+        });
+        return;
+      }
+    }
     if (e?.definite && USER_REFUSALS.has(e.code)) {
       if (p.kind === 'topup' && e.code !== 'line_not_found' && !(await this.lines.holds(this.db.manager, p.userId, p.targetIccid!))) {
         // A refusal that names a reason ("No refills available") would tell whoever typed an ICCID
@@ -81,12 +117,12 @@ export class ProvisioningRunner {
       return;
     }
     if (e?.definite && OPERATOR_PROBLEMS.has(e.code)) {
-      await this.outcomes.manual(p.id, e.code, MANUAL_TRANSFER_MESSAGE);
+      await this.outcomes.manual(p.id, e.code, MANUAL_TRANSFER_MESSAGE, { definite: true, detail: e.message });
       return;
     }
     if (!e) this.log.error(`provisioning ${p.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     if (p.attempts >= this.settings.maxAttempts) {
-      await this.outcomes.manual(p.id, e?.code ?? 'unavailable', MANUAL_TRANSFER_MESSAGE);
+      await this.outcomes.manual(p.id, e?.code ?? 'unavailable', MANUAL_TRANSFER_MESSAGE, { detail: e?.message });
       return;
     }
     const delay = this.settings.retryMs * 2 ** (p.attempts - 1);

@@ -1,4 +1,4 @@
-import type { RedemptionStatus, RedemptionView } from '@esim/contracts';
+import type { RedeemablePlanTier, RedemptionStatus, RedemptionView } from '@esim/contracts';
 import type { Provisioning } from './provisioning.entity';
 
 export function redemptionStatusOf(p: Pick<Provisioning, 'status' | 'kind'>): RedemptionStatus {
@@ -15,14 +15,15 @@ export function redemptionStatusOf(p: Pick<Provisioning, 'status' | 'kind'>): Re
   }
 }
 
-/** A gift claim as the gateway answers it (rewards answers the same shape for points). */
+/** A gift claim as the gateway answers it (rewards answers the same shape for points); never a purchase's. */
 export function toRedemptionView(p: Provisioning): RedemptionView {
+  if (p.source === 'purchase') throw new Error(`provisioning ${p.id} is a card purchase's, not a redemption's`);
   return {
     redemptionId: p.redemptionId,
     source: p.source,
     status: redemptionStatusOf(p),
     kind: p.kind,
-    planTier: p.planTier,
+    planTier: p.planTier as RedeemablePlanTier,
     amountGB: p.amountGB,
     pointsUsed: p.points,
     country: p.country,

@@ -1,72 +1,68 @@
-import { Inject, Logger } from '@nestjs/common';
-import { EventPayload, PaymentSucceeded, PurchaseEsimFailed, PurchaseEsimIssued } from '@esim/contracts';
+import { Logger } from '@nestjs/common';
+import { EventPayload, PaymentSucceeded } from '@esim/contracts';
 import { EventHandler, Tx } from '@esim/platform';
-import { QrCodes } from '../activation/qr-codes.service';
-import { ESIM_PROVIDER, EsimProvider } from '../keepgo/esim-provider';
-import { EsimProviderException } from '../keepgo/esim-provider.exception';
-import { EsimLines } from '../lines/esim-lines';
+import { Provisioning } from '../provisioning/provisioning.entity';
+import { ProvisioningSweeper } from '../provisioning/provisioning-sweeper';
+import { PurchaseOutcomes } from './purchase-outcomes';
 
 /**
- * A card payment succeeded (payments publishes it once per PaymentIntent): issue a new eSIM for the
- * plan and country, with the purchase id as our reference, so the provider never makes two lines
- * for one purchase even when this event is handled again after a crash. The adapter retries
- * transient failures (KEEPGO_RETRIES) and, when an answer was lost, looks the line up by the
- * reference. Any provider failure that remains ends the purchase in manual delivery
- * (PurchaseEsimFailed): the payment stands and an operator delivers the eSIM.
+ * A card payment succeeded (payments publishes it once per PaymentIntent): record the purchase's
+ * provisioning, a new eSIM for the plan and country with the purchase id as our reference with
+ * KeepGo, and nothing else. The provisioning worker orders the line after this commits, exactly as
+ * for a points redemption (docs/redemption.md, "The saga"), and PurchaseOutcomes answers payments
+ * (PurchaseEsimIssued or PurchaseEsimFailed). KeepGo is never called inside this consumer's
+ * transaction: a provider that hangs holds no database connection, and a crash leaves a
+ * provisioning to resume, never an order without a record (docs/payments.md, "Issuing the eSIM").
  *
- * The provider is called inside the consumer's transaction, so the line in the wallet, the inbox
- * row and the outcome event commit together; a purchase is one call, unlike the redemption
- * pipeline's sweeper (docs/payments.md, "Issuing the eSIM").
+ * payments publishes it again when an operator retries the purchase (its operator queue): a
+ * provisioning that ended without an eSIM is then due again, under the same reference (the
+ * operator has checked KeepGo, so the order may be sent again); one under way is left to finish;
+ * one that succeeded answers again, for a purchase whose answer went astray.
  */
 @EventHandler(PaymentSucceeded)
 export class PaymentSucceededEventHandler implements EventHandler<typeof PaymentSucceeded> {
   private readonly log = new Logger('Purchases');
 
   constructor(
-    @Inject(ESIM_PROVIDER) private readonly provider: EsimProvider,
-    private readonly qr: QrCodes,
-    private readonly lines: EsimLines,
+    private readonly sweeper: ProvisioningSweeper,
+    private readonly purchases: PurchaseOutcomes,
   ) {}
 
   async handle(p: EventPayload<typeof PaymentSucceeded>, tx: Tx): Promise<void> {
-    let line;
-    try {
-      line = await this.provider.createLine({ country: p.country, plan: p.planType, reference: p.purchaseId });
-    } catch (err) {
-      // Anything but a provider failure is a fault of ours: redelivered, then dead-lettered.
-      if (!(err instanceof EsimProviderException)) throw err;
-      this.log.error(`purchase ${p.purchaseId}: no eSIM from the provider (${err.code}): ${err.message}`);
-      tx.publish(PurchaseEsimFailed, {
-        purchaseId: p.purchaseId,
+    const m = tx.manager;
+    const inserted = await m
+      .createQueryBuilder()
+      .insert()
+      .into(Provisioning)
+      .values({
+        redemptionId: p.purchaseId,
         userId: p.userId,
-        reason: err.code,
-        message: err.message,
-        definite: err.definite,
-        failedAt: new Date().toISOString(),
-      });
-      return;
+        source: 'purchase',
+        kind: 'new',
+        planTier: p.planType,
+        amountGB: p.amountGB,
+        points: 0,
+        country: p.country,
+        targetIccid: null,
+      })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    if ((inserted.raw as unknown[]).length === 0) {
+      const earlier = await m.findOne(Provisioning, { where: { redemptionId: p.purchaseId, source: 'purchase' }, lock: { mode: 'pessimistic_write' } });
+      if (!earlier) throw new Error(`purchase ${p.purchaseId}: its reference is taken by a redemption`);
+      if (earlier.status === 'succeeded') {
+        await this.purchases.issuedAgain(tx, earlier);
+        return;
+      }
+      if (earlier.status !== 'refused' && earlier.status !== 'manual_transfer_required') return;
+      await m.query(
+        `UPDATE provisionings SET status = 'pending', lease_until = now(), completed_at = NULL, failure_reason = NULL, failure_message = NULL,
+                                  order_sent_at = NULL WHERE id = $1`,
+        [earlier.id],
+      );
+      this.log.warn(`purchase ${p.purchaseId}: ordered again (an operator's retry)`);
     }
-    const now = new Date();
-    await this.lines.delivered(tx.manager, {
-      userId: p.userId,
-      iccid: line.iccid,
-      lpaCode: line.lpaCode,
-      msisdn: line.msisdn,
-      planTier: p.planType,
-      amountGB: p.amountGB,
-      source: 'bought',
-      at: now,
-    });
-    tx.publish(PurchaseEsimIssued, {
-      purchaseId: p.purchaseId,
-      userId: p.userId,
-      iccid: line.iccid,
-      lpaCode: line.lpaCode,
-      msisdn: line.msisdn,
-      qrCode: await this.qr.toDataUrl(line.lpaCode),
-      providerOrderId: line.transactionId,
-      issuedAt: now.toISOString(),
-    });
-    this.log.log(`purchase ${p.purchaseId}: ${p.planType} eSIM ${line.iccid} issued for ${p.country}`);
+    this.sweeper.wakeSoon();
   }
 }
