@@ -1,6 +1,7 @@
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
+import { CreditClaimsModule } from './credit-claims/credit-claims.module';
 import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
@@ -22,6 +23,7 @@ export const FEATURE_MODULES = [
   AdminModule,
   CaptchaModule,
   TasksModule,
+  CreditClaimsModule,
   OfferwallsModule,
   PlansModule,
   PurchasesModule,

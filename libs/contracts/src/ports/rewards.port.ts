@@ -1,5 +1,6 @@
 import { ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, UserRegistered } from '../identity/identity.events';
+import { CreditClaimAdminRpc, CreditClaimRpc } from '../rewards/credit-claims';
 import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
 import { BalanceChanged, OfferwallPostbackRefused, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { RewardsRpc } from '../rewards/rewards.rpc';
@@ -8,7 +9,7 @@ import { OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
 export const RewardsPort = defineServicePort('rewards', {
-  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc)],
+  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc), ...Object.values(CreditClaimRpc), ...Object.values(CreditClaimAdminRpc)],
   publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged],
   consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted],
 });
