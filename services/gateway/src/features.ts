@@ -8,6 +8,7 @@ import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
 import { PlansModule } from './plans/plans.module';
 import { PurchasesModule } from './purchases/purchases.module';
+import { ReferralsModule } from './referrals/referrals.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TwoFactorModule } from './two-factor/two-factor.module';
@@ -24,6 +25,7 @@ export const FEATURE_MODULES = [
   CaptchaModule,
   TasksModule,
   CreditClaimsModule,
+  ReferralsModule,
   OfferwallsModule,
   PlansModule,
   PurchasesModule,

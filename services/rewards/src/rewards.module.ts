@@ -19,6 +19,11 @@ import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-adm
 import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-redemption-own-lines';
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
 import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
+import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
+import { ReferralQualification } from './referrals/referral-qualification';
+import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
+import { Referrals } from './referrals/referrals.service';
+import { ReferralsRpcHandler } from './referrals/referrals.rpc-handler';
 import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
@@ -54,14 +59,18 @@ export class RewardsModule {
             RedemptionOwnLines1736100000000,
             OfferwallCreditDetails1736200000001,
             CreditClaims1736300000000,
+            Referrals1736300000001,
           ],
         }),
       ],
-      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler],
       providers: [
         PointsRank,
         StuckRedemptions,
         CreditClaims,
+        Referrals,
+        ReferralQualification,
+        ReferralQualifiedEventHandler,
         Ledger,
         BalanceAnnouncements,
         Tasks,

@@ -19,3 +19,4 @@ export * from './two-factor.http';
 export * from './sessions.http';
 export * from './passkeys.http';
 export * from './credit-claims.http';
+export * from './referrals.http';

@@ -5,3 +5,4 @@ export * from './rewards.rpc';
 export * from './tasks';
 export * from './rewards-admin.rpc';
 export * from './credit-claims';
+export * from './referrals';

@@ -1,5 +1,5 @@
 /** System accounts, created by the ledger migration; every point a user holds came from one of them. */
-export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions', 'claims'] as const;
+export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions', 'claims', 'referrals'] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
 /**
@@ -7,10 +7,11 @@ export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
  * credit back; a reservation holds points (pending) until it is posted (redemption) or voided
  * (release). A held offer-wall credit (`held_until` set) cannot be spent until its `hold_release`
  * makes it available (migration 1736200000000). A `claim_credit` pays a missing-credit claim an
- * admin accepted, once per claim (reference = the claim's id; migration 1736300000000).
+ * admin accepted, once per claim (reference = the claim's id; migration 1736300000000); a
+ * `referral_bonus` pays one side of a referral, once (reference = `<friend id>:<side>`; migration 1736300000001).
  */
-export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release' | 'claim_credit';
-export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit' | 'claim_credit'>;
+export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release' | 'claim_credit' | 'referral_bonus';
+export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit' | 'claim_credit' | 'referral_bonus'>;
 
 export interface Transfer {
   id: string;

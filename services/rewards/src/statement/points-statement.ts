@@ -79,6 +79,8 @@ function toEntry(r: StatementRow): StatementEntry {
       return { ...base, kind: 'spent', points: 0, redemptionId: asRedemptionId(r.linked_reference), state: 'done' };
     case 'claim_credit':
       return { ...base, kind: 'claim_credited', points: amount, state: 'done', provider: r.claim_wall, offerName: r.offer_name };
+    case 'referral_bonus':
+      return { ...base, kind: 'referral_bonus', points: amount, state: 'done' };
     case 'release':
       return { ...base, kind: 'released', points: amount, redemptionId: asRedemptionId(r.linked_reference), state: 'done' };
   }
