@@ -21,6 +21,7 @@ const DashboardPage = lazy(() => import('./pages/DashboardPage'));
 const ProfilePage = lazy(() => import('./pages/ProfilePage'));
 const TaskPage = lazy(() => import('./pages/TaskPage'));
 const HistoryPage = lazy(() => import('./pages/HistoryPage'));
+const ClaimsPage = lazy(() => import('./pages/ClaimsPage'));
 const IccidPage = lazy(() => import('./pages/IccidPage'));
 const EsimActivationPage = lazy(() => import('./pages/EsimActivationPage'));
 const SuccessPage = lazy(() => import('./pages/SuccessPage'));
@@ -54,6 +55,7 @@ export function AppRoutes() {
           <Route path="profile" element={<ProfilePage />} />
           <Route path="task" element={<TaskPage />} />
           <Route path="history" element={<HistoryPage />} />
+          <Route path="claims" element={<ClaimsPage />} />
           <Route path="iccid" element={<IccidPage />} />
           <Route path="esim-activation" element={<EsimActivationPage />} />
           <Route path="success" element={<SuccessPage />} />

@@ -12,6 +12,7 @@ import type {
   VerifyEmailRequest,
 } from '@esim/contracts';
 import { apiJson, apiRequest, getQueryFn } from '../lib/api';
+import { forgetReferralCode } from '../lib/deviceId';
 import { useErrorText } from '../lib/useErrorText';
 import { useToast } from '../ui';
 
@@ -128,6 +129,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const verifyMutation = useMutation<{ user: UserView }, Error, VerifyEmailRequest>({
     mutationFn: (input) => apiJson<{ user: UserView }>('POST', '/api/verify-email', input),
     onSuccess: ({ user }) => {
+      forgetReferralCode();
       startSession(user);
       toast({ title: t('auth.toast.verifiedTitle'), description: t('auth.toast.verifiedDescription'), variant: 'success' });
       // /auth is for visitors only: with the user set, it sends them on to /dashboard.

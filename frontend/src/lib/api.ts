@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import { deviceId } from './deviceId';
 
 /**
  * The HTTP client (spec section 7). Every call sends the session cookie; bodies are JSON; any
@@ -46,9 +47,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Sends a request and returns the (OK) Response. */
 export async function apiRequest(method: HttpMethod, url: string, data?: unknown, signal?: AbortSignal): Promise<Response> {
+  const device = method === 'GET' ? null : deviceId();
   const res = await send(url, {
     method,
-    headers: data !== undefined ? { 'Content-Type': 'application/json', Accept: 'application/json' } : { Accept: 'application/json' },
+    headers: {
+      Accept: 'application/json',
+      ...(data !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      // The first-party device id, on changes only (sign-up and sign-in read it): lib/deviceId.ts.
+      ...(device ? { 'X-Device-Id': device } : {}),
+    },
     body: data !== undefined ? JSON.stringify(data) : undefined,
     signal,
   });

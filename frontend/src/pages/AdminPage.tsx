@@ -4,6 +4,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { Button, ButtonLink, Card, EmptyState, GiftIcon, LockIcon, PageHeader } from '../ui';
 import { AuditTrail } from './admin/AuditTrail';
+import { CreditClaims } from './admin/CreditClaims';
 import { DeadLetters } from './admin/DeadLetters';
 import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
 import { OperatorQueue } from './admin/OperatorQueue';
@@ -44,6 +45,7 @@ function AdminConsole() {
       </div>
       <UserTable onGift={(target) => setGift({ open: true, target })} />
       <OperatorQueue />
+      <CreditClaims />
       <DeadLetters />
       <AuditTrail />
       <GiftDialog open={gift.open} initialUser={gift.target} onClose={() => setGift({ open: false, target: null })} />

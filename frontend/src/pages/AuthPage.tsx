@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { USER_QUERY_KEY } from '../auth/AuthProvider';
 import { VisitorOnly } from '../auth/guards';
+import { rememberReferralCode } from '../lib/deviceId';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { AuthLayout } from './auth/AuthLayout';
 import { ForgotPasswordForm } from './auth/ForgotPasswordForm';
@@ -28,6 +29,9 @@ function AuthScreens() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const urlView: View = params.get('signup') === 'true' ? 'signup' : 'login';
+  // A friend's link (`?signup=true&ref=<code>`): the code travels to the verification step.
+  const ref = params.get('ref');
+  useEffect(() => rememberReferralCode(ref), [ref]);
   const [step, setStep] = useState<'verify' | 'forgot' | null>(null);
   const [signup, setSignup] = useState<SignupValues>(EMPTY_SIGNUP);
   const [verifyEmail, setVerifyEmail] = useState('');

@@ -12,6 +12,7 @@ import { pendingProgress, redemptionProgress } from '../lib/points';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { BoltIcon, Button, ButtonLink, Card, CheckIcon, GiftIcon, LockIcon, ProgressBar, Select, TargetIcon } from '../ui';
+import { InviteCard } from './referrals/InviteCard';
 
 export default function DashboardPage() {
   const { user } = useAuth();
@@ -40,6 +41,7 @@ export default function DashboardPage() {
         <ProgressCard user={user} />
         <DeviceCheck variant="card" />
         <GiftedCard user={user} />
+        <InviteCard />
         <PlansSection />
       </main>
       <AppNav />

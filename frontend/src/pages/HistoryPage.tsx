@@ -9,6 +9,7 @@ import { ButtonLink, Card, ClockIcon, EmptyState, GiftIcon, PageHeader, SparkIco
 import { dayLabel, groupTasksByDay, taskTotals, type TaskRecord } from './earning/history';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { HistoryNav } from './earning/HistoryNav';
+import { MissingCreditLink } from './claims/MissingCreditLink';
 import { GamepadIcon, PlayIcon } from '../ui/icons';
 import { LoadError } from './earning/LoadError';
 import { OFFERWALL_NAMES, TASK_TYPE_LABEL_KEYS } from './earning/missions';
@@ -63,6 +64,7 @@ export default function HistoryPage() {
             <HeldPoints user={user} />
           </Card>
         )}
+        <MissingCreditLink />
         <PointsStatement />
         <section className="stack" aria-labelledby="missions-title">
           <h2 id="missions-title" className="section-title">

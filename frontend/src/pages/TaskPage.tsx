@@ -8,6 +8,7 @@ import { AppNav } from '../components/AppNav';
 import { formatNumber } from '../lib/format';
 import { pendingProgress, redemptionProgress } from '../lib/points';
 import { HeldPoints } from './earning/HeldPoints';
+import { MissingCreditLink } from './claims/MissingCreditLink';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { ArrowForwardIcon, ButtonLink, Card, CheckIcon, GiftIcon, PageHeader, ProgressBar } from '../ui';
 import { RefreshIcon } from '../ui/icons';
@@ -52,6 +53,7 @@ function MissionsHome({ user }: { user: UserView }) {
       <PageHeader title={t('earning.task.title')} subtitle={t('earning.task.subtitle')} back={{ to: '/dashboard', label: t('common.back') }} />
       <PointsCard user={user} />
       <OfferwallsSection headingRef={wallsHeadingRef} />
+      <MissingCreditLink />
       <ComingSoonMissions />
     </>
   );

@@ -1,12 +1,14 @@
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
+import { CreditClaimsModule } from './credit-claims/credit-claims.module';
 import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
 import { PlansModule } from './plans/plans.module';
 import { PurchasesModule } from './purchases/purchases.module';
+import { ReferralsModule } from './referrals/referrals.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TwoFactorModule } from './two-factor/two-factor.module';
@@ -22,6 +24,8 @@ export const FEATURE_MODULES = [
   AdminModule,
   CaptchaModule,
   TasksModule,
+  CreditClaimsModule,
+  ReferralsModule,
   OfferwallsModule,
   PlansModule,
   PurchasesModule,

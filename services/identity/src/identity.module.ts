@@ -40,6 +40,8 @@ import { SetupTwoFactorRpcHandler } from './two-factor/setup-two-factor.rpc-hand
 import { TwoFactorCodes } from './two-factor/two-factor-codes';
 import { TwoFactorSwitch } from './two-factor/two-factor-switch';
 import { VerifyTwoFactorSignInRpcHandler } from './two-factor/verify-two-factor-sign-in.rpc-handler';
+import { DeviceSignals } from './referrals/device-signals';
+import { ReferralProfileRpcHandler } from './referrals/referral-profile.rpc-handler';
 
 @Module({})
 export class IdentityModule {
@@ -57,6 +59,7 @@ export class IdentityModule {
         }),
       ],
       controllers: [
+        ReferralProfileRpcHandler,
         RegisterRpcHandler,
         VerifyEmailRpcHandler,
         ResendVerificationRpcHandler,
@@ -80,7 +83,7 @@ export class IdentityModule {
         PasskeySignInRpcHandler,
         ManagePasskeysRpcHandler,
       ],
-      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
+      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
     };
   }
 }

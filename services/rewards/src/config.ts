@@ -33,6 +33,9 @@ export const rewardsConfigSchema = platformConfigSchema.extend({
   ...wallHold('BITLABS'),
   ...wallHold('LOOTABLY'),
   ...wallHold('TOROX'),
+  REFERRAL_BONUS_POINTS: envInt(200, 1).describe(
+    "What each of the two people gets when an invited friend's first 1000 earned points become spendable, once per friend (docs/earning.md, \"Referrals\").",
+  ),
   CREDIT_RELEASE_INTERVAL_MS: envInt(15_000, 100).describe(
     'How often each replica looks for held credits that are due and makes them spendable (one replica at a time, under a lock): a release happens within this long of its time.',
   ),

@@ -4,6 +4,9 @@ import { AccountDeletedEventHandler } from './accounts/account-deleted.event-han
 import { PointsRank } from './admin-points/points-rank';
 import { PointsRankRpcHandler } from './admin-points/points-rank.rpc-handler';
 import { AdminStatsRpcHandler } from './admin-stats/admin-stats.rpc-handler';
+import { CreditClaimEntity } from './credit-claims/credit-claim.entity';
+import { CreditClaims } from './credit-claims/credit-claims.service';
+import { CreditClaimsRpcHandler } from './credit-claims/credit-claims.rpc-handler';
 import { RewardsConfig } from './config';
 import { CreditHoldPolicy } from './held-credits/credit-hold.policy';
 import { HeldCreditReleases } from './held-credits/held-credit-releases';
@@ -15,6 +18,12 @@ import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-tra
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
 import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-redemption-own-lines';
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
+import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
+import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
+import { ReferralQualification } from './referrals/referral-qualification';
+import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
+import { Referrals } from './referrals/referrals.service';
+import { ReferralsRpcHandler } from './referrals/referrals.rpc-handler';
 import { LEDGER_MIGRATIONS } from './migrations/ledger-migrations';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { StuckRedemptions } from './operator-queue/stuck-redemptions';
@@ -41,7 +50,7 @@ export class RewardsModule {
         ServicePlatformModule.forService({
           name: 'rewards',
           config,
-          entities: [Redemption, TaskEntity],
+          entities: [Redemption, TaskEntity, CreditClaimEntity],
           migrations: [
             ...LEDGER_MIGRATIONS,
             Redemptions1732063000000,
@@ -49,13 +58,19 @@ export class RewardsModule {
             RewardsAdminConsole1734200000000,
             RedemptionOwnLines1736100000000,
             OfferwallCreditDetails1736200000001,
+            CreditClaims1736300000000,
+            Referrals1736300000001,
           ],
         }),
       ],
-      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler],
       providers: [
         PointsRank,
         StuckRedemptions,
+        CreditClaims,
+        Referrals,
+        ReferralQualification,
+        ReferralQualifiedEventHandler,
         Ledger,
         BalanceAnnouncements,
         Tasks,

@@ -7,6 +7,7 @@ export const ADMIN_KEYS = {
   stats: ['/api/admin/stats'] as const,
   users: ['admin-users'] as const,
   queue: ['/api/admin/operator-queue'] as const,
+  claims: ['/api/admin/credit-claims'] as const,
   deadLetters: ['/api/admin/dead-letters'] as const,
   audit: ['admin-audit'] as const,
 };

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../auth/AuthProvider';
 import { currentLocale } from '../../i18n';
+import { referralCode } from '../../lib/deviceId';
 import { Button, Input, MailIcon } from '../../ui';
 import { AuthHeading } from './AuthLayout';
 import type { SignupValues } from './SignupForm';
@@ -27,7 +28,7 @@ export function VerifyEmailForm({ email, signup, onBack }: VerifyEmailFormProps)
       return;
     }
     setError(undefined);
-    verifyMutation.mutate({ email, code, password: signup.password, name: signup.name.trim(), locale: currentLocale() });
+    verifyMutation.mutate({ email, code, password: signup.password, name: signup.name.trim(), locale: currentLocale(), referralCode: referralCode() });
   };
 
   return (

@@ -111,7 +111,7 @@ function Entry({ entry }: { entry: StatementEntry }) {
   return (
     <li className="statement-entry" data-testid="statement-entry" data-kind={entry.kind}>
       <div className="statement-entry__body">
-        <p className="statement-entry__kind">{t(`statement.kind.${entry.kind}`)}</p>
+        <p className="statement-entry__kind">{entry.kind === 'claim_credited' ? t('claims.statementKind') : entry.kind === 'referral_bonus' ? t('referrals.statementKind') : t(`statement.kind.${entry.kind}`)}</p>
         <p className="statement-entry__meta">
           <time dateTime={entry.occurredAt}>
             {formatDate(entry.occurredAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}

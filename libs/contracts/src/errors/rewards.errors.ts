@@ -19,4 +19,9 @@ export const REWARDS_ERRORS = {
   already_resolved: declareError('conflict', 'operator', detailsOf<{ status: string; lastAction?: string | null; by?: string | null } | undefined>()),
   retry_in_progress: declareError('conflict', 'operator'),
   delivery_incomplete: declareError('validation', 'operator'),
+  /** Missing-credit claims (docs/earning.md, "Missing credit"): a user may have a few open at once. */
+  too_many_open_claims: declareError('conflict', 'user', detailsOf<{ open: number; limit: number }>()),
+  credit_claim_not_found: declareError('not_found', 'operator'),
+  /** Another admin decided the claim first: `status` is what they decided. */
+  claim_already_decided: declareError('conflict', 'operator', detailsOf<{ status: string }>()),
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LOCALES } from '../catalogue/locales';
 import { ERROR_CODES, ERROR_REASONS } from '../errors';
 import { defineRoute } from '../openapi/define-route';
+import { referralCodeSchema } from '../rewards/referrals';
 import { singleLineText, text } from './text.http';
 import { userViewSchema } from './user.http';
 
@@ -57,6 +58,8 @@ export const verifyEmailRequestSchema = z.object({
   password: passwordSchema,
   name: nameSchema,
   locale: localeSchema.optional(),
+  /** A friend's invitation code (the link `/auth?signup=true&ref=<code>`); an unknown code is ignored. */
+  referralCode: referralCodeSchema.optional(),
 });
 export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
 

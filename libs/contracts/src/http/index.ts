@@ -18,3 +18,5 @@ export * from './devices.http';
 export * from './two-factor.http';
 export * from './sessions.http';
 export * from './passkeys.http';
+export * from './credit-claims.http';
+export * from './referrals.http';

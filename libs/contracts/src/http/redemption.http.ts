@@ -78,8 +78,11 @@ export const adminGiftRequestSchema = z.object({
  * A held credit (docs/earning.md, "Held credits") is `earned` with points 0 and state pending
  * until `availableAt`; its release is an `available` entry that adds the points. A reversal of a
  * held credit takes nothing from the balance (points 0); `reason` is the wall's, where it sent one.
+ * `claim_credited` is a missing-credit claim an admin accepted: `provider` is its wall and
+ * `offerName` the offer the user named. `referral_bonus` is a referral's bonus (for inviting a
+ * friend, or for signing up with a friend's code).
  */
-export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released', 'available'] as const;
+export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released', 'available', 'claim_credited', 'referral_bonus'] as const;
 export const STATEMENT_STATES = ['pending', 'done', 'reversed', 'released'] as const;
 export const statementEntrySchema = z.object({
   id: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
 import { localeSchema } from '../http/auth.http';
 import { identityUserSchema } from './identity.rpc';
+import { signupReferralSchema } from '../rewards/referrals';
 
 /** A 6-digit sign-up code was issued; notifications emails it. Only the mail carries the code in clear. */
 export const VerificationCodeIssued = defineEvent(
@@ -19,12 +20,22 @@ export const ExistingAccountSignupAttempted = defineEvent(
   z.object({ userId: z.string().uuid(), email: z.string(), locale: localeSchema }),
 );
 
-/** An account was created after its email was verified. */
+/**
+ * An account was created after its email was verified; `referral` when it signed up with a
+ * friend's code (identity decided whether the referral is void: docs/earning.md, "Referrals").
+ */
 export const UserRegistered = defineEvent(
   'identity',
   'user-registered',
   1,
-  z.object({ userId: z.string().uuid(), email: z.string(), name: z.string(), locale: localeSchema, registeredAt: z.string().datetime() }),
+  z.object({
+    userId: z.string().uuid(),
+    email: z.string(),
+    name: z.string(),
+    locale: localeSchema,
+    registeredAt: z.string().datetime(),
+    referral: signupReferralSchema.optional(),
+  }),
 );
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from '../rpc/rpc-definition';
+import { deviceIdSchema, referralCodeSchema } from '../rewards/referrals';
 import {
   emailSchema, localeSchema, loginEmailSchema, loginPasswordSchema, nameSchema, passwordSchema, resetTokenSchema, verificationCodeSchema,
 } from '../http/auth.http';
@@ -49,7 +50,15 @@ export const IdentityRpc = {
   verifyEmail: defineRpc(
     'identity',
     'verify-email',
-    z.object({ email: emailSchema, code: verificationCodeSchema, password: passwordSchema, name: nameSchema, locale: localeSchema }),
+    z.object({
+      email: emailSchema,
+      code: verificationCodeSchema,
+      password: passwordSchema,
+      name: nameSchema,
+      locale: localeSchema,
+      referralCode: referralCodeSchema.optional(),
+      deviceId: deviceIdSchema.optional(),
+    }),
     z.object({ user: identityUserSchema }),
   ),
   resendVerification: defineRpc('identity', 'resend-verification', z.object({ email: emailSchema, locale: localeSchema }), z.object({ email: z.string() })),
@@ -62,7 +71,7 @@ export const IdentityRpc = {
   login: defineRpc(
     'identity',
     'login',
-    z.object({ email: loginEmailSchema, password: loginPasswordSchema }),
+    z.object({ email: loginEmailSchema, password: loginPasswordSchema, deviceId: deviceIdSchema.optional() }),
     z.object({ user: identityUserSchema, twoFactorRequired: z.boolean() }),
   ),
   /**
@@ -82,4 +91,14 @@ export const IdentityRpc = {
   deleteAccount: defineRpc('identity', 'delete-account', z.object({}), z.object({ userId: z.string().uuid() })),
   /** Whether the acting user (meta.userId) is an admin; false for a visitor or a deleted account. */
   isAdmin: defineRpc('identity', 'is-admin', z.object({}), z.object({ isAdmin: z.boolean() })),
+  /**
+   * The acting user's referral code and the friends who signed up with it: each one's first name
+   * only, or null when the friend keeps a private profile (docs/earning.md, "Referrals").
+   */
+  getReferralProfile: defineRpc(
+    'identity',
+    'get-referral-profile',
+    z.object({}),
+    z.object({ code: z.string(), invitees: z.array(z.object({ userId: z.string().uuid(), name: z.string().nullable() })) }),
+  ),
 } as const;

@@ -1,5 +1,7 @@
 import { ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, UserRegistered } from '../identity/identity.events';
+import { CreditClaimAdminRpc, CreditClaimRpc } from '../rewards/credit-claims';
+import { ReferralQualified, ReferralRpc } from '../rewards/referrals';
 import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
 import { BalanceChanged, OfferwallPostbackRefused, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { RewardsRpc } from '../rewards/rewards.rpc';
@@ -8,7 +10,7 @@ import { OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
 export const RewardsPort = defineServicePort('rewards', {
-  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc)],
-  publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged],
-  consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted],
+  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc), ...Object.values(CreditClaimRpc), ...Object.values(CreditClaimAdminRpc), ...Object.values(ReferralRpc)],
+  publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged, ReferralQualified],
+  consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted, ReferralQualified],
 });

@@ -4,3 +4,5 @@ export * from './rewards.events';
 export * from './rewards.rpc';
 export * from './tasks';
 export * from './rewards-admin.rpc';
+export * from './credit-claims';
+export * from './referrals';

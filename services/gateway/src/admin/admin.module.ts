@@ -6,6 +6,7 @@ import { AdminStatsController } from './admin-stats.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminUserTable } from './admin-user-table';
 import { AdminUsersController } from './admin-users.controller';
+import { CreditClaimsAdminController } from './credit-claims-admin.controller';
 import { AuditController } from './audit.controller';
 import { DeadLettersController } from './dead-letters.controller';
 import { KeepgoTestController } from './keepgo-test.controller';
@@ -27,6 +28,7 @@ import { UsersExportController } from './users-export.controller';
     OperatorQueueController,
     DeadLettersController,
     AuditController,
+    CreditClaimsAdminController,
   ],
   providers: [
     AdminGuard,

@@ -5,6 +5,7 @@ import { Strategy } from 'passport-local';
 import { IdentityRpc, IdentityUser } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
 import { clientNetwork } from '../rate-limits/client-network';
+import { deviceIdOf } from './device-id';
 import { Hit, RateLimits } from '../rate-limits/rate-limits';
 
 /**
@@ -28,7 +29,7 @@ export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
     const account: Hit = ['loginAccount', username];
     const network: Hit = ['loginIp', clientNetwork(req)];
     await this.limits.consume(req, network, account);
-    const { user, twoFactorRequired } = await this.rpc.call(IdentityRpc.login, { email: username, password });
+    const { user, twoFactorRequired } = await this.rpc.call(IdentityRpc.login, { email: username, password, deviceId: deviceIdOf(req) });
     if (twoFactorRequired) return { ...user, twoFactorRequired };
     await Promise.all([this.limits.reset(account), this.limits.refund(network)]);
     return user;

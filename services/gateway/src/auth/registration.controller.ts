@@ -5,6 +5,7 @@ import {
   UserView, VerifyEmailRequest, verifyEmailRequestSchema,
 } from '@esim/contracts';
 import { RpcClient } from '@esim/platform';
+import { deviceIdOf } from './device-id';
 import { ZodPipe } from '../common/zod.pipe';
 import { clientNetwork } from '../rate-limits/client-network';
 import { RateLimits } from '../rate-limits/rate-limits';
@@ -34,7 +35,7 @@ export class RegistrationController {
   @HttpCode(200)
   async verifyEmail(@Req() req: Request, @Body(new ZodPipe(verifyEmailRequestSchema)) body: VerifyEmailRequest): Promise<{ user: UserView }> {
     await this.limits.consume(req, ['verifyIp', clientNetwork(req)]);
-    const { user } = await this.rpc.call(IdentityRpc.verifyEmail, { ...body, locale: requestLocale(req, body.locale) });
+    const { user } = await this.rpc.call(IdentityRpc.verifyEmail, { ...body, locale: requestLocale(req, body.locale), deviceId: deviceIdOf(req) });
     await this.sessions.signIn(req, user);
     // The account exists and is signed in now: the answer must not wait on (or fail with) rewards or esim.
     return { user: UserViewService.newAccount(user) };

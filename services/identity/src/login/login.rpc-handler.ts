@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { IdentityRpc, RpcRequest, RpcResponse } from '@esim/contracts';
 import { AppError, RpcHandler } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
+import { DeviceSignals } from '../referrals/device-signals';
 import { PasswordHasher } from '../credentials/password-hasher';
 import { SecondFactor } from '../two-factor/second-factor';
 import { User } from '../users/user.entity';
@@ -23,10 +24,11 @@ export class LoginRpcHandler {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly secondFactor: SecondFactor,
+    private readonly devices: DeviceSignals,
   ) {}
 
   @RpcHandler(IdentityRpc.login)
-  async login({ email, password }: RpcRequest<typeof IdentityRpc.login>): Promise<RpcResponse<typeof IdentityRpc.login>> {
+  async login({ email, password, deviceId }: RpcRequest<typeof IdentityRpc.login>): Promise<RpcResponse<typeof IdentityRpc.login>> {
     const user = await this.users.findByEmail(email);
     if (!user) {
       await this.hasher.verifyNobody(password);
@@ -43,6 +45,8 @@ export class LoginRpcHandler {
       await this.db.getRepository(User).update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: upgraded });
       user.passwordHash = upgraded;
     }
+    // The password was right: the device is one this account uses (docs/earning.md, "Referrals").
+    await this.devices.record(this.db.manager, user.id, deviceId);
     // The password was right; with 2FA on, the sign-in is complete only after the second step.
     if (await this.secondFactor.isEnabled(user.id)) return { user: toIdentityUser(user), twoFactorRequired: true };
     this.audit.record('sign_in', { userId: user.id });

@@ -1,9 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
-import { DEFAULT_USER_SETTINGS, IdentityRpc, RpcRequest, RpcResponse, UserRegistered } from '@esim/contracts';
+import { EntityManager, IsNull } from 'typeorm';
+import { DEFAULT_USER_SETTINGS, IdentityRpc, RpcRequest, RpcResponse, SignupReferral, UserRegistered } from '@esim/contracts';
 import { CONFIG, RpcHandler, UnitOfWork } from '@esim/platform';
 import type { IdentityConfig } from '../config';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordHasher } from '../credentials/password-hasher';
+import { DeviceSignals } from '../referrals/device-signals';
 import { LiveUser, User } from '../users/user.entity';
 import { isUniqueViolation, toIdentityUser } from '../users/users';
 import { invalidCodeError, tooManyAttemptsError, VerificationCodes } from './verification-codes';
@@ -16,6 +18,7 @@ export class VerifyEmailRpcHandler {
     private readonly codes: VerificationCodes,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
+    private readonly devices: DeviceSignals,
     @Inject(CONFIG) private readonly config: IdentityConfig,
   ) {}
 
@@ -26,6 +29,8 @@ export class VerifyEmailRpcHandler {
     password,
     name,
     locale,
+    referralCode,
+    deviceId,
   }: RpcRequest<typeof IdentityRpc.verifyEmail>): Promise<RpcResponse<typeof IdentityRpc.verifyEmail>> {
     // A wrong code's attempt must be committed, so the outcome is returned and thrown afterwards.
     const outcome = await this.uow
@@ -45,7 +50,9 @@ export class VerifyEmailRpcHandler {
             isAdmin: this.config.ADMIN_EMAILS.includes(email),
           }),
         )) as LiveUser;
-        tx.publish(UserRegistered, { userId: user.id, email, name, locale, registeredAt: user.createdAt.toISOString() });
+        await this.devices.record(tx.manager, user.id, deviceId);
+        const referral = referralCode ? await this.referralOf(tx.manager, user, referralCode, deviceId) : undefined;
+        tx.publish(UserRegistered, { userId: user.id, email, name, locale, registeredAt: user.createdAt.toISOString(), referral });
         return user;
       })
       .catch((err: unknown) => {
@@ -58,5 +65,18 @@ export class VerifyEmailRpcHandler {
     this.audit.record('account_created', { userId: outcome.id });
     if (outcome.isAdmin) this.audit.record('admin_granted', { userId: outcome.id, by: 'ADMIN_EMAILS' });
     return { user: toIdentityUser(outcome) };
+  }
+
+  /**
+   * The inviter of a sign-up with a code (an unknown code, or a deleted inviter's, refers nobody:
+   * the sign-up goes on). The referral is void when the friend signs up on a device the inviter
+   * has used (docs/earning.md, "Referrals").
+   */
+  private async referralOf(m: EntityManager, user: LiveUser, code: string, deviceId: string | undefined): Promise<SignupReferral | undefined> {
+    const inviter = await m.getRepository(User).findOne({ where: { referralCode: code, deletedAt: IsNull() }, select: { id: true } });
+    if (!inviter || inviter.id === user.id) return undefined;
+    await m.getRepository(User).update({ id: user.id }, { referredBy: inviter.id });
+    const sameDevice = deviceId !== undefined && (await this.devices.used(m, inviter.id, deviceId));
+    return { inviterId: inviter.id, voidReason: sameDevice ? 'same_device' : null };
   }
 }

@@ -22,6 +22,10 @@ export class User {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true }) passwordChangedAt!: Date | null;
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true }) deletedAt!: Date | null;
+  /** The code friends sign up with (docs/earning.md, "Referrals"); unique, drawn by the database's default. */
+  @Column({ name: 'referral_code', type: 'text', insert: false, update: false }) referralCode!: string;
+  /** The inviter whose code this account signed up with. */
+  @Column({ name: 'referred_by', type: 'uuid', nullable: true }) referredBy!: string | null;
   /** Raised by every change of the row (ProfileChanged carries it; see the user-version migration). */
   @VersionColumn({ type: 'integer' }) version!: number;
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { BalanceChanged, PENDING_RELEASES_SHOWN, PendingRelease } from '@esim/contracts';
+import { BalanceChanged, PENDING_RELEASES_SHOWN, PendingRelease, ReferralQualified } from '@esim/contracts';
 import { PreparedStatement, Tx } from '@esim/platform';
+import { ReferralQualification } from '../referrals/referral-qualification';
 
 interface VersionedBalanceRow {
   user_id: string;
@@ -67,7 +68,14 @@ export class BalanceAnnouncements {
     await LOCK_ACCOUNTS.run(m, [users]);
   }
 
-  /** Publishes BalanceChanged for each user (with an account), read under the account lock. */
+  /** Absent where only the ledger's own tables exist (its migration specs). */
+  constructor(@Optional() private readonly referrals?: ReferralQualification) {}
+
+  /**
+   * Publishes BalanceChanged for each user (with an account), read under the account lock; and
+   * ReferralQualified for a referred friend whose earned points this change made spendable enough
+   * (rewards pays the bonuses in a transaction of its own: docs/earning.md, "Referrals").
+   */
   async announce(tx: Tx, userIds: Iterable<string>): Promise<void> {
     const users = [...new Set(userIds)];
     if (users.length === 0) return;
@@ -75,6 +83,7 @@ export class BalanceAnnouncements {
     await this.lock(tx.manager, users);
     const changedAt = new Date().toISOString();
     for (const b of await this.read(tx.manager, users)) tx.publish(BalanceChanged, { ...b, changedAt });
+    for (const friendId of (await this.referrals?.due(tx.manager, users)) ?? []) tx.publish(ReferralQualified, { friendId, qualifiedAt: changedAt });
   }
 
   /**

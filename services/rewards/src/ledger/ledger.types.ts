@@ -1,15 +1,17 @@
 /** System accounts, created by the ledger migration; every point a user holds came from one of them. */
-export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions'] as const;
+export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions', 'claims', 'referrals'] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
 /**
  * What a transfer is. Credits move points from a system account to a user; a reversal takes one
  * credit back; a reservation holds points (pending) until it is posted (redemption) or voided
  * (release). A held offer-wall credit (`held_until` set) cannot be spent until its `hold_release`
- * makes it available (migration 1736200000000).
+ * makes it available (migration 1736200000000). A `claim_credit` pays a missing-credit claim an
+ * admin accepted, once per claim (reference = the claim's id; migration 1736300000000); a
+ * `referral_bonus` pays one side of a referral, once (reference = `<friend id>:<side>`; migration 1736300000001).
  */
-export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release';
-export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit'>;
+export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release' | 'claim_credit' | 'referral_bonus';
+export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit' | 'claim_credit' | 'referral_bonus'>;
 
 export interface Transfer {
   id: string;

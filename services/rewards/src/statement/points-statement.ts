@@ -18,6 +18,7 @@ interface StatementRow {
   held_layer: boolean;
   offer_name: string | null;
   reversal_reason: string | null;
+  claim_wall: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,6 +77,10 @@ function toEntry(r: StatementRow): StatementEntry {
       };
     case 'redemption':
       return { ...base, kind: 'spent', points: 0, redemptionId: asRedemptionId(r.linked_reference), state: 'done' };
+    case 'claim_credit':
+      return { ...base, kind: 'claim_credited', points: amount, state: 'done', provider: r.claim_wall, offerName: r.offer_name };
+    case 'referral_bonus':
+      return { ...base, kind: 'referral_bonus', points: amount, state: 'done' };
     case 'release':
       return { ...base, kind: 'released', points: amount, redemptionId: asRedemptionId(r.linked_reference), state: 'done' };
   }
@@ -98,13 +103,14 @@ export class PointsStatements {
               (SELECT s.kind FROM ledger_transfers s WHERE s.linked_id = t.id) AS settled_by,
               (t.held_until IS NOT NULL AND EXISTS (SELECT 1 FROM ledger_transfers r WHERE r.kind = 'hold_release' AND r.reference = t.id::text)) AS released,
               (t.kind = 'offerwall_reversal' AND EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transfer_id = t.id AND e.layer = 'held')) AS held_layer,
-              d.offer_name, d.reversal_reason
+              COALESCE(d.offer_name, cc.offer_name) AS offer_name, d.reversal_reason, cc.wall AS claim_wall
          FROM ledger_transfers t
          LEFT JOIN ledger_transfers l ON l.id = t.linked_id
          LEFT JOIN ledger_transfers c ON c.id = CASE WHEN t.kind = 'hold_release' THEN t.reference::uuid END
          LEFT JOIN offerwall_credit_details d ON d.credit_id = CASE WHEN t.kind = 'offerwall_credit' THEN t.id
                                                                     WHEN t.kind = 'offerwall_reversal' THEN t.linked_id
                                                                     WHEN t.kind = 'hold_release' THEN c.id END
+         LEFT JOIN credit_claims cc ON t.kind = 'claim_credit' AND cc.transfer_id = t.id
         WHERE (t.debit_account_id = $1 OR t.credit_account_id = $1)
           AND ($2::bigint IS NULL OR t.seq < $2::bigint)
         ORDER BY t.seq DESC
