@@ -57,6 +57,23 @@ export async function browserConfirm(sys: System, payment: Pick<CreateEsimPaymen
 export const payWithVisa = (sys: System, payment: Pick<CreateEsimPaymentResponse, 'paymentIntentId' | 'clientSecret'>) =>
   browserConfirm(sys, payment, { payment_method: 'pm_card_visa' });
 
+/** What the Pix checkout does (as Stripe.js's confirmPixPayment would): confirm the intent with Pix, for its QR code. */
+export const confirmWithPix = (sys: System, payment: Pick<CreateEsimPaymentResponse, 'paymentIntentId' | 'clientSecret'>) =>
+  browserConfirm(sys, payment, { payment_method_data: { type: 'pix' } });
+
+/**
+ * The Stripe emulator's stand-in for the buyer's bank, through the app's origin as the sandbox
+ * checkout's buttons call it: `pay` settles the Pix code, `expire` lets it lapse.
+ */
+export async function settlePix(sys: System, payment: Pick<CreateEsimPaymentResponse, 'paymentIntentId' | 'clientSecret'>, outcome: 'pay' | 'expire'): Promise<BrowserAnswer> {
+  const res = await fetch(`${sys.url}/sandbox/stripe/pix/${payment.paymentIntentId}/${outcome}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_secret: payment.clientSecret }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 export async function createPayment(client: HttpClient, body: Record<string, unknown>): Promise<CreateEsimPaymentResponse> {
   const res = await client.post('/api/create-esim-payment', body);
   if (res.status !== 200) throw new Error(`create-esim-payment failed: ${res.status} ${res.text}`);

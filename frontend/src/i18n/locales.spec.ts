@@ -14,7 +14,7 @@ const LOCALES_DIR = path.join(__dirname, 'locales');
  * Words that are the same in every language: brands, product names, technical terms and units.
  * They are removed before comparing a value with English.
  */
-const UNTRANSLATABLE_TOKENS = ['KeepGo', 'eSIMs', 'eSIM', 'ICCID', 'LPA', 'QR', 'iPhone', 'iOS', 'Passkeys', 'Passkey', 'Android', 'Samsung', 'Galaxy', 'Google', 'Pixel', 'XS', 'S20', 'MB', 'GB', 'USD', 'OK'];
+const UNTRANSLATABLE_TOKENS = ['KeepGo', 'eSIMs', 'eSIM', 'ICCID', 'LPA', 'QR', 'iPhone', 'iOS', 'Passkeys', 'Passkey', 'Android', 'Samsung', 'Galaxy', 'Google', 'Pixel', 'XS', 'S20', 'MB', 'GB', 'USD', 'OK', 'Pix'];
 
 /**
  * Keys whose value may equal English in some languages, with the reason. Keep this list short:

@@ -15,6 +15,8 @@ export function happeningText(happened: LiveHappening, t: TFunction, language: s
       return t('live.esimReady');
     case 'esim-topped-up':
       return t('live.toppedUp', { gb: formatNumber(happened.amountGB, language) });
+    case 'payment-received':
+      return t('live.paymentReceived');
     case 'gift-granted':
       return t('live.giftGranted', { gb: formatNumber(happened.amountGB, language) });
   }
@@ -41,5 +43,6 @@ export function refreshAffected(queryClient: QueryClient, previous: UserView | n
   if (!previous || giftsOf(previous) !== giftsOf(user) || kind === 'esim-ready' || kind === 'esim-topped-up') {
     void queryClient.invalidateQueries({ predicate: byPath('/api/esim-lines', '/api/esim-purchases', '/api/gifts') });
   }
+  if (kind === 'payment-received') void queryClient.invalidateQueries({ predicate: byPath('/api/esim-purchases') });
   if (kind === 'gift-granted') void queryClient.invalidateQueries({ predicate: byPath('/api/gifts') });
 }

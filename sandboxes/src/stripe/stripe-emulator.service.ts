@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Stripe from 'stripe';
 import { DataSource, EntityManager } from 'typeorm';
+import { SANDBOX_STRIPE_BASE_PATH } from '@esim/contracts';
 import { STRIPE_SETTINGS, StripeSettings } from './stripe-settings';
 import { asList, nestParams, Params, readBoolean, readInt, readMetadata, readString, refuseUnknown } from './form-params';
 import { SandboxIdempotencyKeyEntity } from './sandbox-idempotency-key.entity';
 import { SandboxStripeObjectEntity } from './sandbox-stripe-object.entity';
 import { SandboxWebhookSender } from './sandbox-webhook-sender.service';
 import { StripeEmulatorError } from './stripe-emulator-error';
-import { newCardPaymentMethod, newEvent, newPaymentIntent, newRefund, publishableView, stripeId } from './stripe-shapes';
+import { newCardPaymentMethod, newEvent, newPaymentIntent, newPixPaymentMethod, newRefund, publishableView, stripeId, unixNow } from './stripe-shapes';
+import { pixCode } from './pix-code';
 import { brandOf, CardOutcome, LIVE_CARD_IN_TEST_MODE, luhnValid, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
 
 export type ApiKeyKind = 'secret' | 'publishable';
@@ -50,7 +52,14 @@ interface Route {
 const CREATE_PARAMS = [
   'amount', 'currency', 'metadata', 'automatic_payment_methods', 'payment_method_types', 'description', 'receipt_email',
   'payment_method', 'confirm', 'return_url', 'capture_method', 'statement_descriptor', 'statement_descriptor_suffix', 'expand',
+  'payment_method_options',
 ];
+/** The payment method types the emulator charges; Pix settles reais only, as at Stripe. */
+const PAYMENT_METHOD_TYPES = ['card', 'pix'] as const;
+const PIX_CURRENCY = 'brl';
+/** Stripe's default and bounds of payment_method_options[pix][expires_after_seconds]. */
+const PIX_DEFAULT_EXPIRES_AFTER_SECONDS = 86_400;
+const PIX_EXPIRES_AFTER_BOUNDS = { min: 10, max: 1_209_600 };
 const CONFIRM_PARAMS = ['client_secret', 'payment_method', 'payment_method_data', 'return_url', 'expand', 'receipt_email', 'use_stripe_sdk'];
 const REFUND_PARAMS = ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand'];
 const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
@@ -205,7 +214,21 @@ export class StripeEmulatorService {
         param: 'automatic_payment_methods',
       });
     }
-    if (types && types.some((t) => t !== 'card')) throw StripeEmulatorError.invalid('The sandbox only emulates card payments.', { param: 'payment_method_types' });
+    const unknownType = types?.find((t) => !(PAYMENT_METHOD_TYPES as readonly string[]).includes(t));
+    if (unknownType) throw StripeEmulatorError.invalid(`The sandbox only emulates ${PAYMENT_METHOD_TYPES.join(' and ')} payments (not ${unknownType}).`, { param: 'payment_method_types' });
+    if (types?.includes('pix') && currency !== PIX_CURRENCY) {
+      throw StripeEmulatorError.invalid(
+        `The currency provided (${currency}) is invalid for one or more payment method types on this PaymentIntent. The payment method type pix only supports the following currencies: ${PIX_CURRENCY}.`,
+        { code: 'payment_intent_invalid_currency', param: 'currency' },
+      );
+    }
+    const pixOptions = ((p.payment_method_options as Params | undefined)?.pix ?? {}) as Params;
+    const pixExpiresAfter = readInt(pixOptions, 'expires_after_seconds') ?? PIX_DEFAULT_EXPIRES_AFTER_SECONDS;
+    if (pixExpiresAfter < PIX_EXPIRES_AFTER_BOUNDS.min || pixExpiresAfter > PIX_EXPIRES_AFTER_BOUNDS.max) {
+      throw StripeEmulatorError.invalid(`expires_after_seconds must be between ${PIX_EXPIRES_AFTER_BOUNDS.min} and ${PIX_EXPIRES_AFTER_BOUNDS.max}.`, {
+        param: 'payment_method_options[pix][expires_after_seconds]',
+      });
+    }
     const capture = readString(p, 'capture_method');
     if (capture !== undefined && capture !== 'automatic' && capture !== 'automatic_async')
       throw StripeEmulatorError.invalid('The sandbox only emulates automatic capture.', { param: 'capture_method' });
@@ -216,6 +239,7 @@ export class StripeEmulatorService {
       metadata: readMetadata(p) ?? {},
       automaticPaymentMethods: automatic || !types,
       paymentMethodTypes: types ?? ['card'],
+      pixExpiresAfterSeconds: types?.includes('pix') ? pixExpiresAfter : null,
       description: readString(p, 'description', { max: 1000 }) ?? null,
       receiptEmail: readString(p, 'receipt_email', { max: 800 }) ?? null,
       statementDescriptor: readString(p, 'statement_descriptor', { max: 22 }) ?? null,
@@ -277,12 +301,24 @@ export class StripeEmulatorService {
    * decline commits with the intent).
    */
   private async confirm(m: EntityManager, call: Call, pi: Stripe.PaymentIntent, p: Params): Promise<{ pi: Stripe.PaymentIntent; declined: StripeEmulatorError | null }> {
-    if (pi.status !== 'requires_payment_method' && pi.status !== 'requires_confirmation') {
+    const data = p.payment_method_data as Params | undefined;
+    // A Pix code waiting to be paid can be replaced by confirming again (a new code, a new expiry).
+    const replacingPix = pi.status === 'requires_action' && pi.next_action?.type === 'pix_display_qr_code';
+    if (pi.status !== 'requires_payment_method' && pi.status !== 'requires_confirmation' && !replacingPix) {
       const message =
         pi.status === 'succeeded'
           ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
           : `You cannot confirm this PaymentIntent because it has a status of ${pi.status}.`;
       throw new StripeEmulatorError(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message, payment_intent: this.view(call, pi) });
+    }
+    if (data?.type === 'pix') return { pi: await this.confirmPix(m, call, pi, p), declined: null };
+    if (replacingPix) {
+      throw new StripeEmulatorError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: 'You cannot confirm this PaymentIntent because it has a status of requires_action.',
+        payment_intent: this.view(call, pi),
+      });
     }
     const { method, outcome } = await this.paymentMethod(m, call, pi, p);
     pi.payment_method = method.id;
@@ -325,7 +361,9 @@ export class StripeEmulatorService {
     const id = readString(p, 'payment_method') ?? (typeof pi.payment_method === 'string' ? pi.payment_method : undefined);
     let card: { number: string; expMonth: number; expYear: number };
     if (data !== undefined) {
-      if (data.type !== 'card') throw StripeEmulatorError.invalid('The sandbox only emulates card payments.', { param: 'payment_method_data[type]' });
+      if (data.type !== 'card') throw StripeEmulatorError.invalid(`The sandbox only emulates ${PAYMENT_METHOD_TYPES.join(' and ')} payments.`, { param: 'payment_method_data[type]' });
+      if (!pi.payment_method_types.includes('card'))
+        throw StripeEmulatorError.invalid(`The PaymentIntent ${pi.id} does not accept card payments (payment_method_types: ${pi.payment_method_types.join(', ')}).`, { param: 'payment_method_data[type]' });
       card = this.readCard(call, pi, (data.card ?? {}) as Params);
     } else if (id && TEST_PAYMENT_METHODS[id]) {
       card = TEST_PAYMENT_METHODS[id];
@@ -369,6 +407,103 @@ export class StripeEmulatorService {
     if (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1) throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", 'exp_month');
     if (c.cvc !== undefined && !/^\d{3,4}$/.test(String(c.cvc))) throw cardError('invalid_cvc', "Your card's security code is invalid.", 'cvc');
     return { number, expMonth, expYear };
+  }
+
+  /**
+   * Pix, as Stripe's test mode does it: confirming answers `requires_action` with
+   * `next_action.pix_display_qr_code` (the copy-and-paste code, its QR image, its expiry and the
+   * hosted instructions page); the payment lands later, asynchronously. Here "later" is the
+   * sandbox control (settlePix): the buyer's bank app is not emulated.
+   */
+  private async confirmPix(m: EntityManager, call: Call, pi: Stripe.PaymentIntent, p: Params): Promise<Stripe.PaymentIntent> {
+    if (!pi.payment_method_types.includes('pix'))
+      throw StripeEmulatorError.invalid(`The PaymentIntent ${pi.id} does not accept Pix (payment_method_types: ${pi.payment_method_types.join(', ')}).`, { param: 'payment_method_data[type]' });
+    const returnUrl = readString(p, 'return_url');
+    if (returnUrl !== undefined && !/^https?:\/\//.test(returnUrl)) throw StripeEmulatorError.invalid('Not a valid URL', { code: 'url_invalid', param: 'return_url' });
+    const method = newPixPaymentMethod();
+    await this.save(m, method);
+    const expiresAfter = pi.payment_method_options?.pix?.expires_after_seconds ?? PIX_DEFAULT_EXPIRES_AFTER_SECONDS;
+    const expiresAt = unixNow() + expiresAfter;
+    const page = new URL(`${SANDBOX_STRIPE_BASE_PATH}/pix/${pi.id}`, this.settings.publicUrl);
+    page.searchParams.set('client_secret', pi.client_secret ?? '');
+    pi.payment_method = method.id;
+    pi.status = 'requires_action';
+    pi.last_payment_error = null;
+    pi.next_action = {
+      type: 'pix_display_qr_code',
+      pix_display_qr_code: {
+        data: pixCode({ amountMinor: pi.amount, chargeUrl: `${page.host}/pix/${method.id}`, txid: method.id }),
+        expires_at: expiresAt,
+        hosted_instructions_url: page.toString(),
+        image_url_png: new URL(`${SANDBOX_STRIPE_BASE_PATH}/pix/${pi.id}/qr.png?client_secret=${encodeURIComponent(pi.client_secret ?? '')}`, this.settings.publicUrl).toString(),
+        image_url_svg: new URL(`${SANDBOX_STRIPE_BASE_PATH}/pix/${pi.id}/qr.svg?client_secret=${encodeURIComponent(pi.client_secret ?? '')}`, this.settings.publicUrl).toString(),
+      },
+    } as Stripe.PaymentIntent.NextAction;
+    await this.save(m, pi);
+    call.events.push(await this.event(m, 'payment_intent.requires_action', pi, call));
+    this.log.log(`SANDBOX PaymentIntent ${pi.id}: Pix code issued for ${pi.amount} ${pi.currency}, expires ${new Date(expiresAt * 1000).toISOString()}`);
+    return pi;
+  }
+
+  /**
+   * The sandbox's stand-in for the buyer's bank (the hosted instructions page's buttons, tests):
+   * `pay` settles the Pix code now (succeeded, `payment_intent.succeeded`); `expire` lets it lapse
+   * as Stripe does when nobody pays in time (back to `requires_payment_method` with
+   * `payment_intent_payment_attempt_expired`, `payment_intent.payment_failed`). A code past its
+   * `expires_at` cannot be paid: paying it expires it. Needs the intent's client secret.
+   */
+  async settlePix(id: string, clientSecret: unknown, outcome: 'pay' | 'expire'): Promise<EmulatorAnswer> {
+    const headers = { 'request-id': stripeId('req', 14) };
+    const call: Call = { params: { client_secret: clientSecret as string }, key: 'publishable', idempotencyKey: null, events: [] };
+    try {
+      const result = await this.db.transaction(async (m) => {
+        const pi = await this.find<Stripe.PaymentIntent>(m, 'payment_intent', id, 'intent', { lock: true });
+        this.checkClientSecret(call.params, pi);
+        const code = pi.next_action?.type === 'pix_display_qr_code' ? pi.next_action.pix_display_qr_code : undefined;
+        if (pi.status !== 'requires_action' || !code) {
+          throw StripeEmulatorError.invalid(`This PaymentIntent has no Pix code waiting to be paid (status ${pi.status}).`, { code: 'payment_intent_unexpected_state' });
+        }
+        const lapsed = (code.expires_at ?? 0) <= unixNow();
+        if (outcome === 'expire' || lapsed) {
+          pi.status = 'requires_payment_method';
+          pi.next_action = null;
+          pi.payment_method = null;
+          pi.last_payment_error = {
+            type: 'invalid_request_error',
+            code: 'payment_intent_payment_attempt_expired',
+            message: 'The latest payment attempt of this PaymentIntent has expired. Provide a new payment method to attempt to fulfill this PaymentIntent again.',
+            doc_url: 'https://stripe.com/docs/error-codes/payment-intent-payment-attempt-expired',
+          } as Stripe.PaymentIntent.LastPaymentError;
+          await this.save(m, pi);
+          call.events.push(await this.event(m, 'payment_intent.payment_failed', pi, call));
+          this.log.warn(`SANDBOX PaymentIntent ${pi.id}: Pix code expired unpaid`);
+          return { pi, refused: outcome === 'pay' ? StripeEmulatorError.invalid('This Pix code has expired and can no longer be paid.', { code: 'payment_intent_payment_attempt_expired' }) : null };
+        }
+        pi.status = 'succeeded';
+        pi.next_action = null;
+        pi.amount_received = pi.amount;
+        pi.last_payment_error = null;
+        pi.latest_charge = stripeId('py');
+        await this.save(m, pi);
+        call.events.push(await this.event(m, 'payment_intent.succeeded', pi, call));
+        this.log.log(`SANDBOX PaymentIntent ${pi.id} succeeded: ${pi.amount} ${pi.currency} paid by Pix`);
+        return { pi, refused: null };
+      });
+      for (const event of call.events) this.webhooks.deliver(event);
+      if (result.refused) throw result.refused;
+      return { httpStatus: 200, body: publishableView(result.pi), headers };
+    } catch (err) {
+      return { ...this.failure(err), headers };
+    }
+  }
+
+  /** A Pix code's copy-and-paste data, for its QR image; null when the intent shows none (or the secret is wrong). */
+  async pixData(id: string, clientSecret: unknown): Promise<{ intent: Partial<Stripe.PaymentIntent>; data: string | null } | null> {
+    const row = await this.db.getRepository(SandboxStripeObjectEntity).findOneBy({ id, object: 'payment_intent' });
+    const pi = row?.data as Stripe.PaymentIntent | undefined;
+    if (!pi || typeof clientSecret !== 'string' || clientSecret !== pi.client_secret) return null;
+    const data = pi.next_action?.type === 'pix_display_qr_code' ? (pi.next_action.pix_display_qr_code?.data ?? null) : null;
+    return { intent: publishableView(pi), data };
   }
 
   private checkClientSecret(params: Params, pi: Stripe.PaymentIntent): void {

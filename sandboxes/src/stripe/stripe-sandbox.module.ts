@@ -9,11 +9,12 @@ import { SandboxWebhookSender } from './sandbox-webhook-sender.service';
 import { StripeBrowserController } from './stripe-browser.controller';
 import { StripeEmulatorController } from './stripe-emulator.controller';
 import { StripeEmulatorService } from './stripe-emulator.service';
+import { StripePixController } from './stripe-pix.controller';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe-settings';
 
-/** The Stripe emulator: the secret-key API (/v1), the browser's calls (/sandbox/stripe/v1), signed webhooks; state in sandbox_stripe. */
+/** The Stripe emulator: the secret-key API (/v1), the browser's calls (/sandbox/stripe/v1), the Pix test controls (/sandbox/stripe/pix), signed webhooks; state in sandbox_stripe. */
 @Module({
-  controllers: [StripeEmulatorController, StripeBrowserController],
+  controllers: [StripeEmulatorController, StripeBrowserController, StripePixController],
   providers: [
     sandboxDataSource({ name: 'stripe', entities: [SandboxStripeObjectEntity, SandboxIdempotencyKeyEntity], migrations: [StripeSandbox1737000000001] }),
     SandboxDataSourceCloser,

@@ -12,6 +12,8 @@ export interface StripeSettings {
   webhookSecret: string;
   /** Where the emulator delivers its webhook events, as Stripe does to the configured endpoint. */
   webhookUrl: string;
+  /** The product's public address: Pix codes' hosted instructions page and QR image are under PUBLIC_URL/sandbox/stripe. */
+  publicUrl: string;
 }
 
 export function stripeSettings(c: SandboxesConfig): StripeSettings {
@@ -20,5 +22,6 @@ export function stripeSettings(c: SandboxesConfig): StripeSettings {
     publishableKey: STRIPE_SANDBOX_PUBLISHABLE_KEY,
     webhookSecret: c.STRIPE_WEBHOOK_SECRET,
     webhookUrl: c.STRIPE_WEBHOOK_URL ?? new URL(STRIPE_WEBHOOK_PATH, c.PUBLIC_URL).toString(),
+    publicUrl: c.PUBLIC_URL,
   };
 }

@@ -21,6 +21,8 @@ export function newPaymentIntent(fields: {
   metadata: Record<string, string>;
   automaticPaymentMethods: boolean;
   paymentMethodTypes: string[];
+  /** payment_method_options[pix][expires_after_seconds], when the intent accepts Pix. */
+  pixExpiresAfterSeconds: number | null;
   description: string | null;
   receiptEmail: string | null;
   statementDescriptor: string | null;
@@ -56,8 +58,11 @@ export function newPaymentIntent(fields: {
     payment_method: null,
     payment_method_configuration_details: null,
     payment_method_options: {
-      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
-    },
+      ...(fields.paymentMethodTypes.includes('card')
+        ? { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' as const } }
+        : {}),
+      ...(fields.pixExpiresAfterSeconds !== null ? { pix: { expires_after_seconds: fields.pixExpiresAfterSeconds, expires_at: null } } : {}),
+    } as Stripe.PaymentIntent.PaymentMethodOptions,
     payment_method_types: fields.paymentMethodTypes,
     processing: null,
     receipt_email: fields.receiptEmail,
@@ -113,6 +118,21 @@ export function newCardPaymentMethod(card: { number: string; expMonth: number; e
     metadata: {},
     type: 'card',
   };
+}
+
+export function newPixPaymentMethod(): Stripe.PaymentMethod {
+  return {
+    id: stripeId('pm'),
+    object: 'payment_method',
+    allow_redisplay: 'unspecified',
+    billing_details: { address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null }, email: null, name: null, phone: null, tax_id: null },
+    created: unixNow(),
+    customer: null,
+    livemode: false,
+    metadata: {},
+    pix: {},
+    type: 'pix',
+  } as Stripe.PaymentMethod;
 }
 
 export function newRefund(fields: { amount: number; currency: string; charge: string | null; paymentIntent: string; reason: Stripe.Refund.Reason | null; metadata: Record<string, string> }): Stripe.Refund {

@@ -24,6 +24,8 @@ export const liveHappeningSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('esim-ready'), iccid: z.string() }),
   /** Data was added to an eSIM the user already has. */
   z.object({ kind: z.literal('esim-topped-up'), iccid: z.string(), amountGB: z.number().int().positive() }),
+  /** A purchase's payment landed (a card, or a Pix code paid from a bank app): its eSIM is on its way. */
+  z.object({ kind: z.literal('payment-received'), purchaseId: z.string().uuid(), paymentIntentId: z.string() }),
   /** An admin gifted data the user can claim. */
   z.object({ kind: z.literal('gift-granted'), amountGB: z.number().int().positive() }),
 ]);

@@ -8,10 +8,20 @@ import { text } from './text.http';
  * JSON. Errors are the gateway's `{ message, code, reason? }` with a 4xx/5xx status.
  */
 
+/**
+ * How a purchase is paid: `card` (Stripe's card PaymentIntent, any currency) or `pix` (Brazil's
+ * instant payments, reais only: a QR code / copy-and-paste code paid from a bank app, settled
+ * later by Stripe's webhook).
+ */
+export const PAYMENT_METHODS = ['card', 'pix'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
 /** `POST /api/create-esim-payment`. The amount charged comes from the catalogue, never from here. */
 export const createEsimPaymentRequestSchema = z.object({
   planType: z.enum(PREPAID_PLAN_IDS, { error: 'Please select a data plan' }),
   country: z.enum(CHECKOUT_COUNTRIES, { error: 'Please choose a country' }),
+  /** `card` when absent. `pix` only where the price is in reais (Brazil): otherwise 400 `pix_requires_brl`. */
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: 'Please choose card or Pix' }).default('card'),
 });
 export type CreateEsimPaymentRequest = z.infer<typeof createEsimPaymentRequestSchema>;
 
@@ -33,6 +43,8 @@ export const createEsimPaymentResponseSchema = z.object({
   amountCents: z.number().int(),
   amount: z.number().int(),
   currency: z.enum(PRICE_CURRENCIES),
+  /** What the intent accepts: confirm it with a card, or with `payment_method_data[type]=pix` for the QR code. */
+  paymentMethod: z.enum(PAYMENT_METHODS),
 });
 export type CreateEsimPaymentResponse = z.infer<typeof createEsimPaymentResponseSchema>;
 
@@ -107,6 +119,7 @@ export const esimPurchaseSchema = z.object({
   currency: z.enum(PRICE_CURRENCIES),
   country: z.enum(CHECKOUT_COUNTRIES),
   paymentIntentId: z.string(),
+  paymentMethod: z.enum(PAYMENT_METHODS),
   status: z.enum(PURCHASE_STATUSES),
   iccid: z.string().nullable(),
   lpaCode: z.string().nullable(),
@@ -177,13 +190,17 @@ export const PurchaseRoutes = {
   createPayment: defineRoute({
     method: 'POST',
     path: '/api/create-esim-payment',
-    reasons: ['payment_provider_unavailable', 'too_many_attempts'],
+    reasons: ['pix_requires_brl', 'payment_provider_unavailable', 'too_many_attempts'],
     tag: 'Purchases',
     auth: 'session',
-    summary: "Create the card payment of a prepaid plan (the catalogue's price, in reais for BR and US dollars elsewhere)",
+    summary: "Create the card or Pix payment of a prepaid plan (the catalogue's price, in reais for BR and US dollars elsewhere)",
     body: createEsimPaymentRequestSchema,
     response: createEsimPaymentResponseSchema,
-    errors: { 429: 'Too many payments started by this account or from this client network: try again after Retry-After.', 502: 'Stripe could not be reached.' },
+    errors: {
+      400: 'Pix asked for a country whose price is not in reais (`reason: pix_requires_brl`).',
+      429: 'Too many payments started by this account or from this client network: try again after Retry-After.',
+      502: 'Stripe could not be reached.',
+    },
   }),
   confirmPurchase: defineRoute({
     method: 'POST',

@@ -1,6 +1,7 @@
 import { DataGiftGranted, GiftSummaryChanged, ProvisioningSucceeded } from '../esim/esim.events';
 import { AccountDeleted, PasswordChanged, ProfileChanged } from '../identity/identity.events';
 import { PurchaseEsimIssued } from '../esim/purchase-esim.events';
+import { PaymentSucceeded } from '../payments/payments.events';
 import { BalanceChanged, TasksCredited, TaskReversed } from '../rewards/rewards.events';
 import { defineServicePort } from './service-port';
 
@@ -23,5 +24,6 @@ export const GatewayPort = defineServicePort('gateway', {
     ProvisioningSucceeded,
     DataGiftGranted,
     PurchaseEsimIssued,
+    PaymentSucceeded,
   ],
 });

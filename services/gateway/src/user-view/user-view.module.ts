@@ -8,6 +8,7 @@ import { GiftSummaryChangedEventHandler } from './gift-summary-changed.event-han
 import { LiveAnnouncer } from './live-announcer';
 import { LiveHub } from './live-hub';
 import { LiveStreamController } from './live-stream.controller';
+import { PaymentSucceededEventHandler } from './payment-succeeded.event-handler';
 import { ProfileChangedEventHandler } from './profile-changed.event-handler';
 import { ProvisioningSucceededEventHandler } from './provisioning-succeeded.event-handler';
 import { StaleAfterWriteInterceptor } from './stale-after-write.interceptor';
@@ -37,6 +38,7 @@ import { UserViewCache } from './user-view-cache';
     ProvisioningSucceededEventHandler,
     DataGiftGrantedEventHandler,
     PurchaseEsimIssuedEventHandler,
+    PaymentSucceededEventHandler,
   ],
   exports: [UserViewService, UserViewCache, LiveHub],
 })

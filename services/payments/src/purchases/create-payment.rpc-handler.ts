@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Controller, Logger } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import { CreateEsimPaymentResponse, currencyForCountry, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
-import { actingUserId, AppError, RpcHandler } from '@esim/platform';
+import { actingUserId, AppError, CONFIG, RpcHandler } from '@esim/platform';
+import type { PaymentsConfig } from '../config';
 import { StripeApiService } from '../stripe/stripe-api.service';
 import { EsimPurchasesService } from './esim-purchases.service';
 import { METADATA } from './fulfilment.service';
@@ -18,6 +19,7 @@ export class CreatePaymentRpcHandler {
   constructor(
     private readonly api: StripeApiService,
     private readonly purchases: EsimPurchasesService,
+    @Inject(CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
   @RpcHandler(PaymentsRpc.createEsimPayment)
@@ -26,6 +28,12 @@ export class CreatePaymentRpcHandler {
     const plan = prepaidPlan(req.planType);
     const currency = currencyForCountry(req.country);
     const amount = plan.prices[currency];
+    const paymentMethod = req.paymentMethod ?? 'card';
+    // Pix settles reais only (Stripe refuses a Pix intent in any other currency, and the purchases
+    // table would too): said before anything is created.
+    if (paymentMethod === 'pix' && currency !== 'BRL') {
+      throw new AppError('pix_requires_brl', `Pix is only for payments in reais; the price for ${req.country} is in ${currency}. Pay by card instead.`);
+    }
     // Stripe names currencies in lower case; the purchase row keeps Stripe's form so that the
     // paid intent can be compared with it as it is (fulfilment.service.ts).
     const stripeCurrency = currency.toLowerCase();
@@ -38,7 +46,11 @@ export class CreatePaymentRpcHandler {
         {
           amount,
           currency: stripeCurrency,
-          automatic_payment_methods: { enabled: true },
+          // A card intent lets Stripe pick the card methods (the Payment Element); a Pix intent
+          // takes Pix only, so the code shown is the only way to pay it.
+          ...(paymentMethod === 'pix'
+            ? { payment_method_types: ['pix'], payment_method_options: { pix: { expires_after_seconds: this.config.PIX_EXPIRES_AFTER_SECONDS } } }
+            : { automatic_payment_methods: { enabled: true } }),
           description: `${plan.amountGB} GB eSIM for ${req.country}`,
           metadata: {
             [METADATA.userId]: userId,
@@ -64,6 +76,7 @@ export class CreatePaymentRpcHandler {
       priceUSD: amount,
       currency: stripeCurrency,
       country: req.country,
+      paymentMethod,
       paymentIntentId: intent.id,
       status: 'pending',
       iccid: null,
@@ -76,7 +89,7 @@ export class CreatePaymentRpcHandler {
       paidAt: null,
       activatedAt: null,
     });
-    this.log.log(`purchase ${purchaseId}: ${plan.id} for ${req.country} at ${amount} ${currency} minor units, intent ${intent.id}`);
+    this.log.log(`purchase ${purchaseId}: ${plan.id} for ${req.country} at ${amount} ${currency} minor units by ${paymentMethod}, intent ${intent.id}`);
     return {
       clientSecret: intent.client_secret,
       message: PAYMENT_CREATED_MESSAGE,
@@ -87,6 +100,7 @@ export class CreatePaymentRpcHandler {
       amountCents: amount,
       amount,
       currency,
+      paymentMethod,
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { CheckoutCountry, PrepaidPlanId, PurchaseStatus } from '@esim/contracts';
+import type { CheckoutCountry, PaymentMethod, PrepaidPlanId, PurchaseStatus } from '@esim/contracts';
 
 /** An eSIM bought by card: one per Stripe PaymentIntent (see the purchases migration). */
 @Entity({ name: 'esim_purchases' })
@@ -14,6 +14,8 @@ export class EsimPurchaseEntity {
   /** Stripe's lower-case code of the intent's currency: `usd` or `brl` (1738000000000-purchase-currency.ts). */
   @Column({ type: 'text', default: 'usd' }) currency!: string;
   @Column({ type: 'text' }) country!: CheckoutCountry;
+  /** `card` or `pix` (reais only; 1739000000000-purchase-payment-method.ts). */
+  @Column({ name: 'payment_method', type: 'text', default: 'card' }) paymentMethod!: PaymentMethod;
   @Column({ name: 'payment_intent_id', type: 'text' }) paymentIntentId!: string;
   @Column({ type: 'text', default: 'pending' }) status!: PurchaseStatus;
   @Column({ type: 'text', nullable: true }) iccid!: string | null;

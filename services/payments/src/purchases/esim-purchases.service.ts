@@ -94,6 +94,7 @@ function fromRaw(row: Record<string, unknown>): Partial<EsimPurchaseEntity> {
     priceUSD: row.price_usd as number,
     currency: row.currency as string,
     country: row.country as EsimPurchaseEntity['country'],
+    paymentMethod: row.payment_method as EsimPurchaseEntity['paymentMethod'],
     paymentIntentId: row.payment_intent_id as string,
     status: row.status as PurchaseStatus,
     iccid: row.iccid as string | null,

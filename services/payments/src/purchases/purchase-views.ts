@@ -12,6 +12,7 @@ export function purchaseView(p: EsimPurchaseEntity): EsimPurchase {
     currency: p.currency.toUpperCase() as PriceCurrency,
     country: p.country,
     paymentIntentId: p.paymentIntentId,
+    paymentMethod: p.paymentMethod,
     status: p.status,
     iccid: p.iccid,
     lpaCode: p.lpaCode,

@@ -1,0 +1,105 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { signUp, SignedUpUser } from '../support/accounts';
+import { wcagViolations } from '../support/axe';
+import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import { startSystem, System } from '../support/system';
+
+/**
+ * Paying by Pix in the real web app on a phone-sized Chromium, in Portuguese, against every
+ * service with the Stripe and KeepGo emulators: /checkout for Brazil → Pix → the QR code, the
+ * copy-and-paste code copied to the clipboard, the countdown → the code let expire from the
+ * sandbox's bank buttons → a new code in one tap → paid from the "bank" → the page moves to
+ * /success by itself (the webhook fulfils, the live stream says so) with the eSIM. axe-core's WCAG
+ * A/AA check of the Pix checkout in Portuguese, English and Urdu. Needs `npm run build -w @esim/frontend`.
+ */
+describe('web app: paying by Pix', () => {
+  let sys: System;
+  let browser: Browser;
+  let session: BrowserContext;
+  let user: SignedUpUser;
+
+  /** A phone-sized context in `locale` with the signed-in session; CSP bypassed for axe-core. */
+  async function phoneContext(locale: string, language: string): Promise<{ context: BrowserContext; page: Page }> {
+    const ctx = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true });
+    await ctx.addInitScript(
+      (lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng),
+      language,
+    );
+    await ctx.addCookies(await session.cookies());
+    return { context: ctx, page: await ctx.newPage() };
+  }
+
+  beforeAll(async () => {
+    sys = await startSystem({ serveSpa: true, env: { PURCHASE_CONFIRM_WAIT_MS: '10000' } });
+    user = await signUp(sys.client(), sys.mail, { name: 'Pix Paula' });
+    browser = await launchBrowser();
+    session = await browser.newContext({ ...PHONE, baseURL: sys.url, locale: 'en' });
+    await session.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', 'en'));
+    const page = await session.newPage();
+    await page.goto('/auth?login=true');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/dashboard/);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sys?.stop();
+  });
+
+  it('pays 3GB for Brazil by Pix in Portuguese: QR, copy, expiry, a new code, paid, /success by itself', async () => {
+    const { context, page } = await phoneContext('pt-BR', 'pt');
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sys.url });
+      await page.goto('/checkout?plan=3GB&country=BR');
+      await page.getByRole('radio', { name: 'Pix' }).check();
+      await page.waitForURL(/\/checkout\?plan=3GB&country=BR&method=pix$/);
+      await expectVisible(page.getByRole('heading', { name: 'Pagamento com Pix' }));
+      await expectVisible(page.getByText(/Pague R\$\s24,90 com Pix/));
+      await expectVisible(page.getByRole('img', { name: /QR code Pix de R\$\s24,90/ }));
+      const code = page.getByLabel('Pix copia e cola');
+      const first = await code.inputValue();
+      expect(first).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/);
+      await expect(page.getByTestId('pix-countdown').textContent()).resolves.toMatch(/^\d{1,2}:\d{2}(:\d{2})?$/);
+      await expectVisible(page.getByText('Modo de teste: nenhum Pix real é cobrado'));
+      expect(await wcagViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Copiar código' }).click();
+      await expectVisible(page.getByRole('button', { name: 'Código copiado' }));
+      await expect(page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).resolves.toBe(first);
+
+      // Nobody paid in time: the code is gone, and a new one is one tap away.
+      await page.getByRole('button', { name: 'Deixar expirar' }).click();
+      await expectVisible(page.getByText('Este código Pix expirou e não pode mais ser pago.'));
+      expect(await wcagViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Gerar novo código' }).click();
+      await expectVisible(page.getByRole('img', { name: /QR code Pix/ }));
+      const second = await page.getByLabel('Pix copia e cola').inputValue();
+      expect(second).not.toBe(first);
+
+      // Paid from the "bank app": nothing to click here, the page moves on when the payment lands.
+      await page.getByRole('button', { name: 'Simular pagamento' }).click();
+      await page.waitForURL(/\/success\?payment_intent=pi_[A-Za-z0-9]+&plan=3GB$/, { timeout: 20_000 });
+      await expectVisible(page.getByRole('heading', { level: 1, name: 'eSIM comprado!' }));
+      await expectVisible(page.getByTestId('purchase-iccid'));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it.each([
+    ['en', 'en', 'Pay with Pix', 'Pix copy and paste code'],
+    ['ur', 'ur', 'Pix سے ادائیگی کریں', 'Pix کاپی پیسٹ کوڈ'],
+  ])('passes axe-core on the Pix checkout in %s', async (locale, language, heading, codeLabel) => {
+    const { context, page } = await phoneContext(locale, language);
+    try {
+      await page.goto('/checkout?plan=1GB&country=BR&method=pix');
+      await expectVisible(page.getByRole('heading', { name: heading }));
+      await expectVisible(page.getByTestId('pix-qr'));
+      await expectVisible(page.getByLabel(codeLabel));
+      expect(await wcagViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
