@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { QrCodes } from './activation/qr-codes.service';
 import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
@@ -48,6 +49,7 @@ export class EsimModule {
       ],
       controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
       providers: [
+        AccountDeletedEventHandler,
         DeliveryResolutions,
         OperatorOutcomeListener,
         { provide: PROVISIONING_OUTCOME_LISTENER, useExisting: OperatorOutcomeListener },

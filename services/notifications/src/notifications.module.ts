@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
 import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
@@ -27,6 +28,7 @@ export class NotificationsModule {
         MailModule,
       ],
       providers: [
+        AccountDeletedEventHandler,
         VerificationCodeIssuedEventHandler,
         ExistingAccountSignupAttemptedEventHandler,
         PasswordResetRequestedEventHandler,

@@ -11,6 +11,7 @@ import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-han
 import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
 import { CreatePaymentRpcHandler } from './purchases/create-payment.rpc-handler';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { EsimFailedEventHandler } from './purchases/esim-failed.event-handler';
 import { EsimIssuedEventHandler } from './purchases/esim-issued.event-handler';
 import { EsimPurchaseEntity } from './purchases/esim-purchase.entity';
@@ -51,6 +52,7 @@ export class PaymentsModule {
         EsimPurchasesService,
         PurchaseResolutions,
         FulfilmentService,
+        AccountDeletedEventHandler,
         EsimIssuedEventHandler,
         EsimFailedEventHandler,
         StripeEventAcceptedEventHandler,

@@ -1,4 +1,4 @@
-import { EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
+import { AccountDeleted, EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
 import { PurchaseResolved } from '../payments/operator.events';
@@ -6,5 +6,5 @@ import { defineServicePort } from './service-port';
 
 /** Emails people: every event here becomes one message in the user's language. */
 export const NotificationsPort = defineServicePort('notifications', {
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted],
 });
