@@ -6,6 +6,7 @@ import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
 import { GiftClaims } from './gifts/gift-claims';
 import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
+import { GiftHistoryRpcHandler } from './gifts/gift-history.rpc-handler';
 import { GiftSummaryAnnouncements } from './gifts/gift-summary-announcements';
 import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
 import { KeepGoModule } from './keepgo/keepgo.module';
@@ -47,7 +48,7 @@ export class EsimModule {
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
       providers: [
         AccountDeletedEventHandler,
         DeliveryResolutions,

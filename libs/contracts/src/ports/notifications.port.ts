@@ -2,9 +2,11 @@ import { AccountDeleted, EmailChanged, ExistingAccountSignupAttempted, PasswordC
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
 import { PurchaseResolved } from '../payments/operator.events';
+import { NotificationsRpc } from '../notifications/notifications.rpc';
 import { defineServicePort } from './service-port';
 
-/** Emails people: every event here becomes one message in the user's language. */
+/** Emails people: every event here becomes one message in the user's language; answers which were sent to whom (data export). */
 export const NotificationsPort = defineServicePort('notifications', {
+  answers: [...Object.values(NotificationsRpc)],
   consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted],
 });

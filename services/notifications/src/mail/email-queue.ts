@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { contextFrom, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
+import type { SentEmails } from '../sent-emails/sent-emails';
 import { MailTransport } from './mail-transport';
 
 const QUEUE = 'email';
@@ -24,6 +25,8 @@ export class EmailQueue {
   constructor(
     private readonly config: NotificationsConfig,
     private readonly transport: MailTransport,
+    /** Where each sent email of an account is recorded (what and when), for the account's data export. */
+    private readonly sent?: SentEmails,
   ) {
     this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
     const prefix = `${config.REDIS_PREFIX}bull`;
@@ -84,10 +87,13 @@ export class EmailQueue {
       tracingEnabled() && trace
         ? { kind: SpanKind.CLIENT, parent: contextFrom(trace), attributes: { 'email.kind': email.kind } }
         : undefined;
-    await inSpan(this.tracer, 'email send', span, async () => {
+    const subject = await inSpan(this.tracer, 'email send', span, async () => {
       const rendered = composeEmail(email);
       await this.transport.send({ to: email.to, ...rendered });
+      return rendered.subject;
     });
+    const recipientId = (job.data as { recipientId?: string }).recipientId;
+    if (recipientId && this.sent) await this.sent.record(String(job.id), recipientId, email.kind, subject);
     // The job stays a day for its id (a redelivered event must not send again), but what it said and
     // to whom has gone out: it keeps only its kind and account.
     await job.updateData(EmailQueue.spent(job));
