@@ -23,6 +23,7 @@ import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
 import { StripeEventAcceptedEventHandler } from './stripe-events/stripe-event-accepted.event-handler';
+import { paymentsRetention } from './retention/payments-retention';
 
 @Module({})
 export class PaymentsModule {
@@ -34,6 +35,7 @@ export class PaymentsModule {
         ServicePlatformModule.forService({
           name: 'payments',
           config,
+          retention: paymentsRetention(config),
           entities: [EsimPurchaseEntity],
           migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000],
         }),
