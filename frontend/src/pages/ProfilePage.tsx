@@ -14,6 +14,7 @@ import { ProfileCard } from './profile/ProfileCard';
 import { RedemptionProgress } from './profile/RedemptionProgress';
 import { SignOut } from './profile/SignOut';
 import { TwoFactorSettings } from './profile/TwoFactorSettings';
+import { YourData } from './profile/YourData';
 
 /** /profile: one card per concern, each in its own file under pages/profile/. */
 export default function ProfilePage() {
@@ -37,6 +38,7 @@ export default function ProfilePage() {
         <PasskeySettings />
         <ActiveSessions />
         <AccountStats user={user} />
+        <YourData />
         <DangerZone />
         <SignOut />
       </main>

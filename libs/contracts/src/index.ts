@@ -5,6 +5,7 @@ export * from './esim';
 export * from './events';
 export * from './http';
 export * from './identity';
+export * from './notifications';
 export * from './openapi';
 export * from './payments';
 export * from './ports';

@@ -13,3 +13,4 @@ export * from './messaging';
 export * from './net';
 export * from './observability';
 export * from './persistence';
+export * from './retention';

@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { QrCodes } from './activation/qr-codes.service';
 import { EsimConfig } from './config';
 import { DataGift } from './gifts/data-gift.entity';
 import { GiftClaims } from './gifts/gift-claims';
 import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
+import { GiftHistoryRpcHandler } from './gifts/gift-history.rpc-handler';
 import { GiftSummaryAnnouncements } from './gifts/gift-summary-announcements';
 import { GiftSummaryRpcHandler } from './gifts/gift-summary.rpc-handler';
 import { KeepGoModule } from './keepgo/keepgo.module';
@@ -48,8 +50,9 @@ export class EsimModule {
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
       providers: [
+        AccountDeletedEventHandler,
         DeliveryResolutions,
         OperatorOutcomeListener,
         { provide: PROVISIONING_OUTCOME_LISTENER, useExisting: OperatorOutcomeListener },

@@ -2,6 +2,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CaptchaModule } from './captcha/captcha.module';
 import { CreditClaimsModule } from './credit-claims/credit-claims.module';
+import { DataExportModule } from './data-export/data-export.module';
 import { DevicesModule } from './devices/devices.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
@@ -19,6 +20,7 @@ import { WalletModule } from './wallet/wallet.module';
 export const FEATURE_MODULES = [
   AuthModule,
   UsersModule,
+  DataExportModule,
   TwoFactorModule,
   PasskeysModule,
   AdminModule,

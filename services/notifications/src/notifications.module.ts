@@ -1,7 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
+import { SentEmails1739000000000 } from './migrations/1739000000000-sent-emails';
+import { SentEmailsRpcHandler } from './sent-emails/sent-emails.rpc-handler';
 import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
 import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
 import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
@@ -22,11 +25,13 @@ export class NotificationsModule {
           name: 'notifications',
           config,
           entities: [],
-          migrations: [],
+          migrations: [SentEmails1739000000000],
         }),
         MailModule,
       ],
+      controllers: [SentEmailsRpcHandler],
       providers: [
+        AccountDeletedEventHandler,
         VerificationCodeIssuedEventHandler,
         ExistingAccountSignupAttemptedEventHandler,
         PasswordResetRequestedEventHandler,

@@ -40,6 +40,9 @@ export const paymentsConfigSchema = platformConfigSchema
     ),
     PAYMENTS_RECONCILE_INTERVAL_MS: envInt(60_000, 100).describe('How often the reconciliation looks for purchases due a check with Stripe.'),
     PAYMENTS_RECONCILE_GIVE_UP_HOURS: envInt(72, 1).describe('After how many hours an unpaid purchase is no longer checked with Stripe (an abandoned checkout).'),
+    TRANSACTION_RETENTION_YEARS: envInt(7, 1).describe(
+      'Purchases (transaction records) are deleted after this many years; one an operator acted on stays with its append-only history (docs/accounts.md, "Retention").',
+    ),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.STRIPE_SECRET_KEY !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['STRIPE_SECRET_KEY'],

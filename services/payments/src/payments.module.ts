@@ -12,6 +12,7 @@ import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-han
 import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
 import { CreatePaymentRpcHandler } from './purchases/create-payment.rpc-handler';
+import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { EsimFailedEventHandler } from './purchases/esim-failed.event-handler';
 import { EsimIssuedEventHandler } from './purchases/esim-issued.event-handler';
 import { EsimPurchaseEntity } from './purchases/esim-purchase.entity';
@@ -23,6 +24,7 @@ import { StripeApiService } from './stripe/stripe-api.service';
 import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
 import { StripeEventAcceptedEventHandler } from './stripe-events/stripe-event-accepted.event-handler';
+import { paymentsRetention } from './retention/payments-retention';
 
 @Module({})
 export class PaymentsModule {
@@ -34,6 +36,7 @@ export class PaymentsModule {
         ServicePlatformModule.forService({
           name: 'payments',
           config,
+          retention: paymentsRetention(config),
           entities: [EsimPurchaseEntity],
           migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000, PurchasePaymentMethod1739000000000],
         }),
@@ -52,6 +55,7 @@ export class PaymentsModule {
         EsimPurchasesService,
         PurchaseResolutions,
         FulfilmentService,
+        AccountDeletedEventHandler,
         EsimIssuedEventHandler,
         EsimFailedEventHandler,
         StripeEventAcceptedEventHandler,

@@ -98,6 +98,13 @@ export const webhooksConfigSchema = platformConfigSchema
       "Signing secret of the Stripe webhook endpoint PUBLIC_URL/webhooks/stripe. Unset: the Stripe emulator's own secret (sandbox; refused in production unless ALLOW_SANDBOX_IN_PRODUCTION).",
     ),
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: envInt(300, 1).describe('Stripe webhook deliveries signed longer ago than this are refused (replay protection).'),
+  PROVIDER_PAYLOAD_RETENTION_DAYS: envInt(90, 1).describe(
+    'Raw provider payloads (each postback\'s and Stripe delivery\'s body, which may carry the user\'s IP address) are erased from the delivery records after this many days; outcome and amounts stay (docs/accounts.md, "Retention").',
+  ),
+  ANALYTICS_ANONYMISE_AFTER_YEARS: envInt(2, 1).describe(
+    'The delivery records\' source addresses (where each postback came from) are erased after this many years (docs/accounts.md, "Retention").',
+  ),
+  TRANSACTION_RETENTION_YEARS: envInt(7, 1).describe('Delivery records (transaction records) are deleted after this many years (docs/accounts.md, "Retention").'),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.STRIPE_WEBHOOK_SECRET !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['STRIPE_WEBHOOK_SECRET'],

@@ -25,6 +25,8 @@ import { RegisteredUsers } from './users/registered-users.service';
 import { UserRegisteredEventHandler } from './users/user-registered.event-handler';
 
 /** The ingestion service: provider callbacks in, accepted postbacks and Stripe events out (through its outbox), the consumers' refusals back onto the deliveries. */
+import { webhooksRetention } from './retention/webhooks-retention';
+
 @Module({})
 export class WebhooksModule {
   static register(config: WebhooksConfig): DynamicModule {
@@ -36,6 +38,7 @@ export class WebhooksModule {
         ServicePlatformModule.forService({
           name: 'webhooks',
           config,
+          retention: webhooksRetention(config),
           entities: [WebhookTransaction, RegisteredUser],
           migrations: [Webhooks1733300000001, WebhooksStripeEvents1735300000000, WebhooksStripeRefusals1735400000000, WebhooksRefusedDeliveries1735900000000],
         }),

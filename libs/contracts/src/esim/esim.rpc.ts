@@ -22,6 +22,18 @@ export const pendingGiftSchema = z.object({
 });
 export type PendingGift = z.infer<typeof pendingGiftSchema>;
 
+/** One data gift of the user's, whatever became of it (their data export): by points or by an admin. */
+export const giftRecordSchema = z.object({
+  giftId: z.string().uuid(),
+  source: z.enum(['points', 'admin']),
+  status: z.enum(['granted', 'claimed', 'delivered', 'cancelled']),
+  amountGB: z.number().int(),
+  planTier: z.string(),
+  grantedAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+export type GiftRecord = z.infer<typeof giftRecordSchema>;
+
 export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
 /** One eSIM line the user holds (the My eSIMs wallet). */
 export const esimLineSchema = z.object({
@@ -90,4 +102,6 @@ export const EsimRpc = {
   listPendingGifts: defineRpc('esim', 'list-pending-gifts', z.object({}), z.object({ pendingGifts: z.array(pendingGiftSchema) })),
   /** The acting user's eSIM lines, newest delivery first. */
   listLines: defineRpc('esim', 'list-lines', z.object({}), z.object({ lines: z.array(esimLineSchema) })),
+  /** Every gift of the acting user, newest first, for their data export. */
+  listGifts: defineRpc('esim', 'list-gifts', z.object({}), z.object({ gifts: z.array(giftRecordSchema) })),
 } as const;

@@ -20,3 +20,4 @@ export * from './sessions.http';
 export * from './passkeys.http';
 export * from './credit-claims.http';
 export * from './referrals.http';
+export * from './export.http';

@@ -6,11 +6,12 @@ import { PurchaseResolved } from '../payments/operator.events';
 import { EsimWalletRpc } from '../esim/wallet.rpc';
 import { PaymentSucceeded } from '../payments/payments.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
+import { AccountDeleted } from '../identity/identity.events';
 import { PointsReserved } from '../rewards/redemptions';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
   answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc)],
   publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged],
-  consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved],
+  consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved, AccountDeleted],
 });

@@ -3,6 +3,7 @@ import { PaymentsRpc } from '../payments/payments.rpc';
 import { PaymentsAdminRpc } from '../payments/payments-admin.rpc';
 import { PurchaseResolved } from '../payments/operator.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
+import { AccountDeleted } from '../identity/identity.events';
 import { StripeEventAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
@@ -13,5 +14,5 @@ import { defineServicePort } from './service-port';
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],
   publishes: [PaymentSucceeded, PurchaseResolved, StripeEventRefused],
-  consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted],
+  consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted, AccountDeleted],
 });

@@ -41,6 +41,8 @@ export const RedemptionRpc = {
   redeemPoints: defineRpc('rewards', 'redeem-points', redeemCommandSchema, redemptionViewSchema),
   /** A redemption of the acting user (meta.userId). */
   getRedemption: defineRpc('rewards', 'get-redemption', z.object({ redemptionId: z.string().uuid() }), redemptionViewSchema),
+  /** Every redemption of the acting user (meta.userId), newest first, for their data export. */
+  listRedemptions: defineRpc('rewards', 'list-redemptions', z.object({}), z.object({ redemptions: z.array(redemptionViewSchema) })),
   /** Every ledger movement of the acting user (meta.userId), newest first, one page at a time. */
   getPointsStatement: defineRpc(
     'rewards',

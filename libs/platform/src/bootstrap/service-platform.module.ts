@@ -21,6 +21,8 @@ import { QueueInspector } from '../observability/queue-inspector';
 import { flushTracing } from '../observability/tracing';
 import { HandlerDiscovery, PortMismatchError, portMismatches } from './handler-discovery';
 import { loggingModule } from './logging.module';
+import { inboxRetention } from '../retention/inbox-retention';
+import { RetentionJob, RetentionSweeper } from '../retention/retention-sweeper';
 import { CONFIG, PLATFORM_REDIS, SERVICE_NAME, SERVICE_PORT } from './tokens';
 
 export interface ServicePlatformOptions {
@@ -42,6 +44,8 @@ export interface ServicePlatformOptions {
    * over RPC; identity itself answers from its own table.
    */
   adminAuthority?: Omit<FactoryProvider<AdminAuthority>, 'provide'>;
+  /** The service's own retention jobs, beside the inbox's (docs/accounts.md, "Retention"). */
+  retention?: RetentionJob[];
 }
 
 /** What the lifecycle watches for the metrics: the outbox (with a database) and the consumer's queues. */
@@ -160,6 +164,12 @@ export class ServicePlatformModule {
             useFactory: (amqp: AmqpConnection, inbox: Inbox, metrics: PlatformMetrics) => new EventConsumer(amqp, inbox, consumerOptions(metrics)),
           },
           {
+            provide: RetentionSweeper,
+            inject: [DataSource],
+            useFactory: (ds: DataSource) =>
+              new RetentionSweeper(ds, config.DB_SCHEMA ?? name, [inboxRetention(config.INBOX_RETENTION_DAYS), ...(opts.retention ?? [])], config.RETENTION_SWEEP_MS),
+          },
+          {
             provide: HEALTH_CHECKS,
             inject: [DataSource, AmqpConnection],
             useFactory: (ds: DataSource, amqp: AmqpConnection): HealthCheck[] => [
@@ -229,7 +239,7 @@ export class ServicePlatformModule {
       ],
       exports: [
         CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, AdminAuthority, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
-        ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay] : [PLATFORM_REDIS]),
+        ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay, RetentionSweeper] : [PLATFORM_REDIS]),
       ],
     };
   }

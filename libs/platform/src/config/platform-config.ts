@@ -28,6 +28,8 @@ export const platformConfigSchema = z.object({
   OUTBOX_BATCH_SIZE: envInt(1000, 1).describe('Outbox rows the relay publishes per pass (one transaction, one broker message per routing key and 200 events). Under a burst of postbacks, passes of 100 left thousands of accepted deliveries waiting in the ingestion service\'s outbox (bench/postbacks.bench.mjs).'),
   OUTBOX_MAX_ATTEMPTS: envInt(10, 1).describe('Tries (with backoff, about 17 minutes for 10) before an event no queue is bound to is parked in the outbox: logged with its type and left for operators (docs/architecture.md, "Parked events").'),
   INBOX_TTL_HOURS: envInt(24 * 7, 1).describe('How long a process without a database (the gateway) remembers an applied event in its Redis inbox.'),
+  INBOX_RETENTION_DAYS: envInt(30, 1).describe('Inbox rows (the ids of applied events, which turn a redelivery into a plain ack) are deleted after this many days (docs/accounts.md, "Retention").'),
+  RETENTION_SWEEP_MS: envInt(3_600_000, 1000).describe('How often each replica runs the service\'s retention jobs (inbox rows, and the service\'s own: docs/accounts.md, "Retention"); each job runs under an advisory lock, on one replica at a time.'),
   OUTBOX_RETENTION_HOURS: envInt(24, 1).describe('Published outbox rows are deleted after this many hours (some events carry a code or link in clear).'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379').describe('Redis for sessions, rate limits and BullMQ.'),
   REDIS_PREFIX: z.string().default('esim:').describe('Prefix of every Redis key.'),

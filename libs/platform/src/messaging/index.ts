@@ -5,6 +5,7 @@ export * from './event-handler';
 export * from './inbox';
 export * from './inbox-event.entity';
 export * from './outbox-event.entity';
+export * from './outbox-erasure';
 export * from './outbox-relay';
 export * from './rpc-client';
 export * from './rpc-handler.decorator';

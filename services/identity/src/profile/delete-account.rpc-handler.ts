@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { AccountDeleted, DEFAULT_USER_SETTINGS, IdentityRpc, RpcMeta, RpcResponse } from '@esim/contracts';
-import { actingUserId, RpcHandler, UnitOfWork } from '@esim/platform';
+import { actingUserId, OutboxErasure, RpcHandler, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
 import { VerificationCodes } from '../registration/verification-codes';
@@ -45,6 +45,9 @@ export class DeleteAccountRpcHandler {
         settings: DEFAULT_USER_SETTINGS,
         deletedAt,
       });
+      // The events identity published about the person (sign-up codes, profile changes) carry their
+      // email and name: the published ones go now. AccountDeleted itself names only the id.
+      await OutboxErasure.erase(tx.manager, [userId, user.email]);
       tx.publish(AccountDeleted, { userId, deletedAt: deletedAt.toISOString() });
     });
     this.audit.record('account_deleted', { userId });

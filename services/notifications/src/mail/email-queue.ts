@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { contextFrom, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
+import type { SentEmails } from '../sent-emails/sent-emails';
 import { MailTransport } from './mail-transport';
 
 const QUEUE = 'email';
@@ -21,7 +22,12 @@ export class EmailQueue {
   private readonly worker: Worker;
   private readonly tracer = serviceTracer('notifications');
 
-  constructor(private readonly config: NotificationsConfig, private readonly transport: MailTransport) {
+  constructor(
+    private readonly config: NotificationsConfig,
+    private readonly transport: MailTransport,
+    /** Where each sent email of an account is recorded (what and when), for the account's data export. */
+    private readonly sent?: SentEmails,
+  ) {
     this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
     const prefix = `${config.REDIS_PREFIX}bull`;
     this.queue = new Queue(QUEUE, { connection: this.connection, prefix });
@@ -30,7 +36,11 @@ export class EmailQueue {
     this.worker = new Worker(QUEUE, (job: Job) => this.deliver(job), { connection: this.workerConnection, prefix, concurrency: 4 });
     this.worker.on('failed', (job, err) => {
       const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
-      this.log[final ? 'error' : 'warn'](`email ${job?.id} (${job?.data?.kind}) failed${final ? ' for good' : ', will retry'}: ${err.message}`);
+      this.log[final ? 'error' : 'warn'](
+        `email ${job?.id} (${job?.data?.kind}) failed${final ? ' for good' : ', will retry'}: ${err.message}`,
+      );
+      // A job kept for its failure keeps no address, name or code (docs/accounts.md, "Deletion").
+      if (final && job) void job.updateData(EmailQueue.spent(job)).catch(() => undefined);
     });
   }
 
@@ -51,26 +61,69 @@ export class EmailQueue {
     });
   }
 
-  async enqueue(email: EmailJob, jobId: string): Promise<void> {
+  /**
+   * `recipientId` names the account the email goes to, where there is one (a sign-up code goes to
+   * an address with no account yet): a deleted account's emails still queued are dropped by it.
+   */
+  async enqueue(email: EmailJob, jobId: string, recipientId?: string): Promise<void> {
     // The trace of the event that asked for the email continues in the send (`trace`, beside the job's fields).
-    await this.queue.add(email.kind, { ...emailJobSchema.parse(email), trace: traceHeaders() }, {
-      jobId,
-      attempts: this.config.EMAIL_ATTEMPTS,
-      backoff: { type: 'exponential', delay: this.config.EMAIL_BACKOFF_MS },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 14 * 24 * 3600 },
-    });
+    await this.queue.add(
+      email.kind,
+      { ...emailJobSchema.parse(email), trace: traceHeaders(), recipientId },
+      {
+        jobId,
+        attempts: this.config.EMAIL_ATTEMPTS,
+        backoff: { type: 'exponential', delay: this.config.EMAIL_BACKOFF_MS },
+        removeOnComplete: { age: 24 * 3600, count: 10_000 },
+        removeOnFail: { age: 14 * 24 * 3600 },
+      },
+    );
   }
 
   private async deliver(job: Job): Promise<void> {
     const email = emailJobSchema.parse(job.data);
     const trace = (job.data as { trace?: Record<string, string> }).trace;
-    const span = tracingEnabled() && trace ? { kind: SpanKind.CLIENT, parent: contextFrom(trace), attributes: { 'email.kind': email.kind } } : undefined;
-    await inSpan(this.tracer, 'email send', span, async () => {
+    const span =
+      tracingEnabled() && trace
+        ? { kind: SpanKind.CLIENT, parent: contextFrom(trace), attributes: { 'email.kind': email.kind } }
+        : undefined;
+    const subject = await inSpan(this.tracer, 'email send', span, async () => {
       const rendered = composeEmail(email);
       await this.transport.send({ to: email.to, ...rendered });
+      return rendered.subject;
     });
+    const recipientId = (job.data as { recipientId?: string }).recipientId;
+    if (recipientId && this.sent) await this.sent.record(String(job.id), recipientId, email.kind, subject);
+    // The job stays a day for its id (a redelivered event must not send again), but what it said and
+    // to whom has gone out: it keeps only its kind and account.
+    await job.updateData(EmailQueue.spent(job));
     this.log.log(`sent ${email.kind} email (job ${job.id})`);
+  }
+
+  /** What a sent or abandoned job keeps: its kind and the account, never the address, name or content. */
+  private static spent(job: Job): { kind: string; recipientId?: string } {
+    const data = job.data as { kind: string; recipientId?: string };
+    return { kind: data.kind, recipientId: data.recipientId };
+  }
+
+  /**
+   * Drops every email of a deleted account still held (waiting, delayed for a retry, kept after a
+   * failure or a send); one being sent at this moment finishes and is stripped like any sent one.
+   */
+  async forget(recipientId: string): Promise<number> {
+    let removed = 0;
+    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'prioritized', 'paused', 'failed', 'completed']);
+    for (const job of jobs) {
+      if (!job || (job.data as { recipientId?: string }).recipientId !== recipientId) continue;
+      if (
+        await job.remove().then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
+    }
+    return removed;
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { CONFIG, Metrics } from '@esim/platform';
+import { SentEmails } from '../sent-emails/sent-emails';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from './email-queue';
 import { createMailTransport } from './mail-transport';
@@ -11,20 +13,21 @@ class EmailQueueCloser implements OnApplicationShutdown {
   }
 }
 
-/** The email queue and its transport; imported by the module whose event handlers send email. */
+/** The email queue, its transport and the record of what was sent; imported by the module whose event handlers send email. */
 @Module({
   providers: [
+    { provide: SentEmails, inject: [DataSource], useFactory: (db: DataSource) => new SentEmails(db) },
     {
       provide: EmailQueue,
-      inject: [CONFIG, Metrics],
-      useFactory: (c: NotificationsConfig, metrics: Metrics) => {
-        const emails = new EmailQueue(c, createMailTransport(c));
+      inject: [CONFIG, Metrics, SentEmails],
+      useFactory: (c: NotificationsConfig, metrics: Metrics, sent: SentEmails) => {
+        const emails = new EmailQueue(c, createMailTransport(c), sent);
         emails.watch(metrics);
         return emails;
       },
     },
     EmailQueueCloser,
   ],
-  exports: [EmailQueue],
+  exports: [EmailQueue, SentEmails],
 })
 export class MailModule {}

@@ -27,14 +27,20 @@ export class DeliveryResolvedEventHandler implements EventHandler<typeof Deliver
       await this.emails.enqueue(
         { kind: 'dataDelivered', ...base, data: { name: to.name, amountGB: p.amountGB, iccid: p.iccid ?? '', appUrl: url('/esims') } },
         envelope.id,
+        p.userId,
       );
     } else if (p.source === 'points') {
       await this.emails.enqueue(
         { kind: 'pointsReturned', ...base, data: { name: to.name, amountGB: p.amountGB, points: p.points, appUrl: url('/iccid') } },
         envelope.id,
+        p.userId,
       );
     } else {
-      await this.emails.enqueue({ kind: 'giftReturned', ...base, data: { name: to.name, amountGB: p.amountGB, appUrl: url('/dashboard') } }, envelope.id);
+      await this.emails.enqueue(
+        { kind: 'giftReturned', ...base, data: { name: to.name, amountGB: p.amountGB, appUrl: url('/dashboard') } },
+        envelope.id,
+        p.userId,
+      );
     }
   }
 }

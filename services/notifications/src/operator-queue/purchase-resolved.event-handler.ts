@@ -21,12 +21,20 @@ export class PurchaseResolvedEventHandler implements EventHandler<typeof Purchas
   async handle(p: EventPayload<typeof PurchaseResolved>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
     const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
     if (p.resolution === 'delivered' && p.lpaCode) {
-      await this.emails.enqueue(await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL), envelope.id);
+      await this.emails.enqueue(
+        await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL),
+        envelope.id,
+        p.userId,
+      );
       return;
     }
     if (p.resolution === 'refunded') {
       const amount = `${(p.amountCents / 100).toFixed(2)} ${p.currency.toUpperCase()}`;
-      await this.emails.enqueue({ kind: 'purchaseRefunded', to: to.email, locale: to.locale, data: { name: to.name, amountGB: p.amountGB, amount } }, envelope.id);
+      await this.emails.enqueue(
+        { kind: 'purchaseRefunded', to: to.email, locale: to.locale, data: { name: to.name, amountGB: p.amountGB, amount } },
+        envelope.id,
+        p.userId,
+      );
     }
   }
 }

@@ -8,6 +8,6 @@ export class PasswordChangedEventHandler implements EventHandler<typeof Password
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof PasswordChanged>, _tx: unknown, envelope: EventEnvelope) {
-    await this.emails.enqueue({ kind: 'passwordChanged', to: p.email, locale: p.locale, data: {} }, envelope.id);
+    await this.emails.enqueue({ kind: 'passwordChanged', to: p.email, locale: p.locale, data: {} }, envelope.id, p.userId);
   }
 }

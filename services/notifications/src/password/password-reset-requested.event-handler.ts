@@ -7,6 +7,10 @@ export class PasswordResetRequestedEventHandler implements EventHandler<typeof P
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof PasswordResetRequested>, _tx: unknown, envelope: EventEnvelope) {
-    await this.emails.enqueue({ kind: 'passwordReset', to: p.email, locale: p.locale, data: { name: p.name, resetUrl: p.resetUrl } }, envelope.id);
+    await this.emails.enqueue(
+      { kind: 'passwordReset', to: p.email, locale: p.locale, data: { name: p.name, resetUrl: p.resetUrl } },
+      envelope.id,
+      p.userId,
+    );
   }
 }

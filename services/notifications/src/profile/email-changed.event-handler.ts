@@ -11,6 +11,10 @@ export class EmailChangedEventHandler implements EventHandler<typeof EmailChange
   constructor(private readonly emails: EmailQueue) {}
 
   async handle(p: EventPayload<typeof EmailChanged>, _tx: unknown, envelope: EventEnvelope) {
-    await this.emails.enqueue({ kind: 'emailChanged', to: p.previousEmail, locale: p.locale, data: { newEmail: p.email } }, envelope.id);
+    await this.emails.enqueue(
+      { kind: 'emailChanged', to: p.previousEmail, locale: p.locale, data: { newEmail: p.email } },
+      envelope.id,
+      p.userId,
+    );
   }
 }

@@ -23,6 +23,7 @@ export class DataGiftGrantedEventHandler implements EventHandler<typeof DataGift
         data: { name: to.name, amountGB: p.amountGB, claimUrl: new URL('/dashboard', this.config.PUBLIC_URL).toString() },
       },
       envelope.id,
+      p.userId,
     );
   }
 }

@@ -22,6 +22,10 @@ export class EsimReadyEventHandler implements EventHandler<typeof ProvisioningSu
   async handle(p: EventPayload<typeof ProvisioningSucceeded>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
     if (p.kind !== 'new' || !p.lpaCode) return;
     const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
-    await this.emails.enqueue(await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL), envelope.id);
+    await this.emails.enqueue(
+      await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL),
+      envelope.id,
+      p.userId,
+    );
   }
 }

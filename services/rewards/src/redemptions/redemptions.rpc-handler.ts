@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RedemptionRpc, RedemptionView, RpcMeta, RpcRequest } from '@esim/contracts';
+import { RedemptionRpc, RedemptionView, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
 import { actingUserId, RpcHandler } from '@esim/platform';
 import { Redemptions } from './redemptions';
 
@@ -20,5 +20,10 @@ export class RedemptionsRpcHandler {
   @RpcHandler(RedemptionRpc.getRedemption)
   get({ redemptionId }: RpcRequest<typeof RedemptionRpc.getRedemption>, meta: RpcMeta): Promise<RedemptionView> {
     return this.redemptions.view(this.db.manager, actingUserId(meta), redemptionId);
+  }
+
+  @RpcHandler(RedemptionRpc.listRedemptions)
+  async list(_: RpcRequest<typeof RedemptionRpc.listRedemptions>, meta: RpcMeta): Promise<RpcResponse<typeof RedemptionRpc.listRedemptions>> {
+    return { redemptions: await this.redemptions.listFor(this.db.manager, actingUserId(meta)) };
   }
 }

@@ -106,6 +106,11 @@ export class Redemptions {
     return toRedemptionView(r);
   }
 
+  /** Every redemption of the user, newest first (their data export). */
+  async listFor(m: EntityManager, userId: string): Promise<RedemptionView[]> {
+    return (await m.find(Redemption, { where: { userId }, order: { createdAt: 'DESC' } })).map(toRedemptionView);
+  }
+
   /** The data was delivered: the reservation is spent, once. */
   async succeeded(tx: Tx, p: EventPayload<typeof ProvisioningSucceeded>): Promise<void> {
     const r = await this.open(tx.manager, p.redemptionId, 'succeeded');

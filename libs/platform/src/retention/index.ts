@@ -1,0 +1,2 @@
+export * from './retention-sweeper';
+export * from './inbox-retention';

@@ -1,0 +1,33 @@
+import { AccountDeleted, EventPayload } from '@esim/contracts';
+import { EventHandler, OutboxErasure, Tx } from '@esim/platform';
+
+/**
+ * A deleted account's eSIM traces go (docs/accounts.md, "Deletion"): its lines are deleted, and
+ * its gifts and deliveries keep their amounts, plans, sources and dates, but their ICCIDs,
+ * activation codes and phone numbers are replaced (the database requires an ICCID on a delivered
+ * gift or a succeeded delivery, so it reads `erased` there). The published events that named the
+ * user or those ICCIDs leave the outbox. A replayed event finds nothing left to erase.
+ */
+@EventHandler(AccountDeleted)
+export class AccountDeletedEventHandler implements EventHandler<typeof AccountDeleted> {
+  async handle({ userId }: EventPayload<typeof AccountDeleted>, tx: Tx): Promise<void> {
+    const m = tx.manager;
+    const rows: Array<{ iccid: string }> = await m.query(
+      `SELECT iccid FROM esim_lines WHERE user_id = $1
+       UNION SELECT iccid FROM data_gifts WHERE user_id = $1 AND iccid IS NOT NULL
+       UNION SELECT iccid FROM provisionings WHERE user_id = $1 AND iccid IS NOT NULL
+       UNION SELECT target_iccid FROM provisionings WHERE user_id = $1 AND target_iccid IS NOT NULL`,
+      [userId],
+    );
+    await OutboxErasure.erase(m, [userId, ...rows.map((r) => r.iccid)]);
+    const erased = OutboxErasure.ERASED;
+    await m.query('DELETE FROM esim_lines WHERE user_id = $1', [userId]);
+    await m.query(`UPDATE data_gifts SET iccid = $2 WHERE user_id = $1 AND iccid IS NOT NULL AND iccid <> $2`, [userId, erased]);
+    await m.query(
+      `UPDATE provisionings SET iccid = CASE WHEN iccid IS NULL THEN NULL ELSE $2 END,
+              target_iccid = CASE WHEN target_iccid IS NULL THEN NULL ELSE $2 END, lpa_code = NULL, msisdn = NULL
+        WHERE user_id = $1 AND (iccid <> $2 OR target_iccid <> $2 OR lpa_code IS NOT NULL OR msisdn IS NOT NULL)`,
+      [userId, erased],
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { AccountDeleted, EventPayload } from '@esim/contracts';
+import { EventHandler, Tx } from '@esim/platform';
+import { EmailQueue } from '../mail/email-queue';
+import { SentEmails } from '../sent-emails/sent-emails';
+
+/**
+ * A deleted account is written to no more: its emails still queued (and the stripped records of
+ * those sent or abandoned) leave the queue, and the record of what was sent to it goes (docs/accounts.md, "Deletion"). Removing what is gone
+ * already removes nothing, so a replayed event changes nothing.
+ */
+@EventHandler(AccountDeleted)
+export class AccountDeletedEventHandler implements EventHandler<typeof AccountDeleted> {
+  constructor(
+    private readonly emails: EmailQueue,
+    private readonly sent: SentEmails,
+  ) {}
+
+  async handle({ userId }: EventPayload<typeof AccountDeleted>, tx: Tx): Promise<void> {
+    await this.sent.forget(tx.manager, userId);
+    await this.emails.forget(userId);
+  }
+}
