@@ -1,10 +1,11 @@
 import { EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
+import { LineDataLow } from '../esim/usage-alerts.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { defineServicePort } from './service-port';
 
-/** Emails people: every event here becomes one message in the user's language. */
+/** Emails people: every event here becomes one message in the user's language (a low-data alert also a Web Push). */
 export const NotificationsPort = defineServicePort('notifications', {
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, LineDataLow],
 });
