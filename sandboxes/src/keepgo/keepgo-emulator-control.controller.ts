@@ -13,6 +13,11 @@ const controlSchema = z
     applyEffect: z.boolean().optional(),
     /** Sets the emulated account's balance. */
     balanceUsd: z.number().min(0).max(1_000_000).optional(),
+    /**
+     * Uses data on a line as a phone on it would: the MB come off its active data bundles, oldest
+     * first, never below zero (docs/keepgo.md, "The emulator").
+     */
+    consume: z.object({ iccid: z.string().regex(/^\d{18,22}$/), mb: z.number().int().min(1).max(1_000_000) }).strict().optional(),
     /** Faults off and request counts back to zero. */
     reset: z.boolean().optional(),
   })
@@ -20,7 +25,7 @@ const controlSchema = z
 
 /**
  * Test controls of the KeepGo emulator (not part of KeepGo's API): inject a failure or a hang,
- * set the account balance, read what was asked. Takes the same sandbox credentials as the emulated
+ * set the account balance, use data on a line, read what was asked. Takes the same sandbox credentials as the emulated
  * API.
  */
 @Controller(`${KEEPGO_SANDBOX_PATH.slice(1)}/_control`)
@@ -45,10 +50,18 @@ export class KeepGoEmulatorControlController {
       res.status(400);
       return { ack: 'error', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
     }
-    const { mode, times, path, applyEffect, balanceUsd, reset } = parsed.data;
+    const { mode, times, path, applyEffect, balanceUsd, consume, reset } = parsed.data;
     if (reset) this.faults.reset();
     if (mode) this.faults.set({ mode, times, path, applyEffect });
     if (balanceUsd !== undefined) await this.emulator.setBalance(balanceUsd);
+    if (consume) {
+      const used = await this.emulator.consume(consume.iccid, consume.mb);
+      if (!used) {
+        res.status(404);
+        return { ack: 'error', message: 'line not found' };
+      }
+      return { ack: 'success', ...this.faults.state(), line: used };
+    }
     return { ack: 'success', ...this.faults.state() };
   }
 }

@@ -198,6 +198,32 @@ export class KeepGoEmulator implements OnApplicationBootstrap {
     );
   }
 
+  /**
+   * Uses `mb` of a line's data, as traffic on the phone would: taken from its active (unexpired)
+   * data bundles, oldest first, none below zero. Answers the line's counters afterwards, or null
+   * for an unknown line.
+   */
+  async consume(iccid: string, mb: number): Promise<{ iccid: string; allowed_usage_kb: number | null; remaining_usage_kb: number | null } | null> {
+    return this.db.transaction(async (m) => {
+      const line = await m.getRepository(KeepGoSandboxLine).findOne({ where: { iccid }, lock: { mode: 'pessimistic_write' } });
+      if (!line) return null;
+      let left = mb * 1024;
+      const now = Date.now();
+      const bundles = (await this.dataOf(m, [iccid])).get(iccid) ?? [];
+      for (const b of bundles) {
+        if (left <= 0) break;
+        if (b.expireAt !== null && b.expireAt.getTime() <= now) continue;
+        const take = Math.min(left, Number(b.remainingUsageKb));
+        if (take <= 0) continue;
+        await m.getRepository(KeepGoSandboxDataBundle).update({ id: b.id }, { remainingUsageKb: String(Number(b.remainingUsageKb) - take) });
+        b.remainingUsageKb = String(Number(b.remainingUsageKb) - take);
+        left -= take;
+      }
+      const card = this.card(line, bundles);
+      return { iccid, allowed_usage_kb: card.allowed_usage_kb, remaining_usage_kb: card.remaining_usage_kb };
+    });
+  }
+
   // ── internals ──────────────────────────────────────────────────────────────────────────
 
   /**

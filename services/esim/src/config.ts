@@ -46,6 +46,14 @@ export const esimConfigSchema = platformConfigSchema
     ESIM_LINE_USAGE_REFRESH_SECONDS: envInt(15, 0).describe(
       'A refresh the user asks for reuses an answer younger than this, so tapping refresh cannot flood KeepGo.',
     ),
+    ESIM_USAGE_CHECK_SECONDS: envInt(3600, 1).describe(
+      'How often each line in a wallet has its usage read from KeepGo in the background (refreshing My eSIMs and checking the low-data alerts); replicas share the lines, each read by one.',
+    ),
+    ESIM_USAGE_CHECK_BATCH: envInt(50, 1).describe('Lines one replica reads from KeepGo per background pass.'),
+    ESIM_DATA_ALERT_PERCENT: z.coerce.number().int().min(1).max(99).default(80).describe('Low-data alert: sent once per line and data cycle when this share (percent) of its data is used.'),
+    ESIM_DATA_ALERT_REMAINING_MB: envInt(100, 1).describe(
+      'Low-data alert: sent once per line and data cycle when no more than this many MB are left on it.',
+    ),
     ESIM_PROVISIONING_POLL_MS: envInt(1000, 50).describe(
       'How often the provisioning sweeper looks for redemptions to deliver, retry or recover.',
     ),

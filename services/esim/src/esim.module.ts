@@ -35,6 +35,10 @@ import { PurchaseOutcomes } from './purchases/purchase-outcomes';
 import { LINE_USAGE_SETTINGS, lineUsageSettings } from './wallet/line-usage-settings';
 import { LineUsageRpcHandler } from './wallet/line-usage.rpc-handler';
 import { LineUsageService } from './wallet/line-usage.service';
+import { EsimUsageAlerts1738500000000 } from './migrations/1738500000000-usage-alerts';
+import { DataAlerts } from './usage-alerts/data-alerts';
+import { USAGE_ALERT_SETTINGS, usageAlertSettings } from './usage-alerts/usage-alert-settings';
+import { UsageWatch } from './usage-alerts/usage-watch';
 
 @Module({})
 export class EsimModule {
@@ -46,7 +50,7 @@ export class EsimModule {
           name: 'esim',
           config,
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000],
         }),
         KeepGoModule.register(config),
       ],
@@ -70,6 +74,9 @@ export class EsimModule {
         PurchaseOutcomes,
         { provide: LINE_USAGE_SETTINGS, useValue: lineUsageSettings(config) },
         LineUsageService,
+        { provide: USAGE_ALERT_SETTINGS, useValue: usageAlertSettings(config) },
+        DataAlerts,
+        UsageWatch,
       ],
     };
   }

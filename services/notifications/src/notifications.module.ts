@@ -14,6 +14,7 @@ import { EmailChangedEventHandler } from './profile/email-changed.event-handler'
 import { PasswordResetRequestedEventHandler } from './password/password-reset-requested.event-handler';
 import { ExistingAccountSignupAttemptedEventHandler } from './signup/existing-account-signup-attempted.event-handler';
 import { VerificationCodeIssuedEventHandler } from './signup/verification-code-issued.event-handler';
+import { LineDataLowEventHandler } from './usage-alerts/line-data-low.event-handler';
 
 @Module({})
 export class NotificationsModule {
@@ -41,6 +42,7 @@ export class NotificationsModule {
         DataGiftGrantedEventHandler,
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
+        LineDataLowEventHandler,
       ],
     };
   }

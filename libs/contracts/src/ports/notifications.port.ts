@@ -1,12 +1,13 @@
 import { AccountDeleted, EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, PasswordResetRequested, VerificationCodeIssued } from '../identity/identity.events';
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
+import { LineDataLow } from '../esim/usage-alerts.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { NotificationsRpc } from '../notifications/notifications.rpc';
 import { defineServicePort } from './service-port';
 
-/** Emails people: every event here becomes one message in the user's language; answers which were sent to whom (data export). */
+/** Emails people: every event here becomes one message in the user's language (a low-data alert also a Web Push); answers which were sent to whom (data export). */
 export const NotificationsPort = defineServicePort('notifications', {
   answers: [...Object.values(NotificationsRpc)],
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted, LineDataLow],
 });

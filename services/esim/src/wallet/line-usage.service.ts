@@ -26,6 +26,14 @@ export class LineUsageService {
     this.cache = new TimedCache<LineDetails>(settings, (err) => EsimProviderException.isTransient(err));
   }
 
+  /**
+   * The background read of a line (services/esim/src/usage-alerts/usage-watch.ts): asks KeepGo
+   * again, as a refresh does, and keeps the answer, so My eSIMs opens on a recent reading.
+   */
+  async readInBackground(iccid: string): Promise<LineDetails> {
+    return (await this.cache.get(iccid, () => this.provider.lineDetails(iccid), { refresh: true })).value;
+  }
+
   async usage(userId: string, iccid: string, refresh: boolean): Promise<LineUsage> {
     const held = await this.db.getRepository(EsimLineRecord).exists({ where: { userId, iccid } });
     if (!held) throw new AppError('line_not_found', LINE_USAGE_NOT_FOUND_MESSAGE);

@@ -52,6 +52,20 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
     locale: localeSchema,
     data: z.object({ name: z.string().nullable(), amountGB: z.number(), amount: z.string() }),
   }),
+  /** A line crossed a low-data threshold (docs/wallet.md, "Low-data alerts"); the last line says why it came and where to stop it. */
+  z.object({
+    kind: z.literal('dataLow'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      last4: z.string(),
+      remainingMb: z.number(),
+      usedPercent: z.number(),
+      appUrl: z.string().url(),
+      settingsUrl: z.string().url(),
+    }),
+  }),
 ]);
 export type EmailJob = z.infer<typeof emailJobSchema>;
 
@@ -128,6 +142,16 @@ export function composeEmail(job: EmailJob): RenderedEmail {
     case 'purchaseRefunded': {
       const m = messages(job.locale, 'purchaseRefunded');
       return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.note }], { amountGB: job.data.amountGB, amount: job.data.amount });
+    }
+    case 'dataLow': {
+      const m = messages(job.locale, 'dataLow');
+      const { last4, remainingMb, usedPercent, settingsUrl } = job.data;
+      return renderEmail(job.locale, m.subject, job.data.name, [{ text: m.intro }, { text: m.action }, { link: job.data.appUrl }, { text: m.why }], {
+        last4,
+        remainingMb,
+        usedPercent,
+        settingsUrl,
+      });
     }
     case 'emailChanged': {
       const m = messages(job.locale, 'emailChanged');
