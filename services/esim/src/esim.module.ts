@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { QrCodes } from './activation/qr-codes.service';
 import { EsimConfig } from './config';
+import { AdminGiftTallies } from './gifts/admin-gift-tallies';
 import { DataGift } from './gifts/data-gift.entity';
 import { GiftClaims } from './gifts/gift-claims';
 import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
@@ -60,6 +61,7 @@ export class EsimModule {
         EsimLines,
         GiftClaims,
         GiftSummaryAnnouncements,
+        AdminGiftTallies,
         PointsReservedEventHandler,
         PaymentSucceededEventHandler,
         { provide: LINE_USAGE_SETTINGS, useValue: lineUsageSettings(config) },
