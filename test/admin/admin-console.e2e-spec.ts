@@ -56,10 +56,17 @@ describe('the admin console', () => {
     const claimed = await claimGift(lia.client, topUp(DEMO_ICCID, '3GB'));
     expect(claimed.json()).toMatchObject({ status: 'completed', amountGB: 3 });
     const stats = (await boss.client.get('/api/admin/stats')).json();
-    expect(stats).toEqual({ totalUsers: before.totalUsers, totalDataGifted: before.totalDataGifted + 3, totalPoints: before.totalPoints });
+    expect(stats).toEqual({
+      totalUsers: before.totalUsers,
+      totalDataGifted: before.totalDataGifted + 3,
+      totalPoints: before.totalPoints,
+      giftsGrantedGB: before.giftsGrantedGB,
+      giftsClaimedGB: before.giftsClaimedGB + 3,
+      giftsPendingGB: before.giftsPendingGB - 3,
+    });
     const rows = (await boss.client.get(`/api/admin/users?q=${encodeURIComponent(lia.email)}`)).json();
     expect(rows).toEqual([
-      expect.objectContaining({ id: lia.id, name: 'Lia Gifted', email: lia.email, points: 100, dataGiftedGB: 3, iccid: DEMO_ICCID, lastGiftedAt: expect.any(String) }),
+      expect.objectContaining({ id: lia.id, name: 'Lia Gifted', email: lia.email, points: 100, dataGiftedGB: 3, iccid: DEMO_ICCID, lastGiftedAt: expect.any(String), giftsGrantedGB: 9, giftsClaimedGB: 3, giftsPendingGB: 6 }),
     ]);
   });
 

@@ -38,7 +38,7 @@ describe('data gifts', () => {
     const res = await claimGift(lia.client, newEsim());
     expect(res.status).toBe(409);
     expect(res.json()).toMatchObject({ reason: 'no_covering_gift', message: 'You have no unclaimed data gift to claim the 1GB plan with.' });
-    expect(await gifts()).toEqual({ dataGiftedGB: 0, pendingGifts: [] });
+    expect(await gifts()).toEqual({ dataGiftedGB: 0, pendingGifts: [], gifts: [] });
     expect(await balance(lia.client)).toBe(100);
   });
 
@@ -65,8 +65,18 @@ describe('data gifts', () => {
     const mail = await sys.mail.waitForMail(lia.email, { after: mails });
     expect(mail.subject).toBe(pt.dataGifted.subject.replace('{{amountGB}}', '1'));
     expect(mail.language).toBe('pt');
-    expect(mail.text).toContain(`${sys.url}/dashboard`);
-    expect(await gifts()).toEqual({ dataGiftedGB: 0, pendingGifts: [{ giftId: res.json().giftId, amountGB: 1, planTier: '1GB', grantedAt: expect.any(String) }] });
+    // The link opens the dashboard's gift card.
+    expect(mail.text).toContain(`${sys.url}/dashboard#gifts`);
+    const giftId = res.json().giftId;
+    expect(await gifts()).toEqual({
+      dataGiftedGB: 0,
+      pendingGifts: [{ giftId, amountGB: 1, planTier: '1GB', grantedAt: expect.any(String) }],
+      gifts: [{ giftId, amountGB: 1, planTier: '1GB', state: 'pending', grantedAt: expect.any(String), deliveredGB: null, deliveredAt: null }],
+    });
+    // The admin sees the gift the moment it is granted, before any claim: in the stat cards and in the user row.
+    expect((await boss.client.get('/api/admin/stats')).json()).toMatchObject({ totalDataGifted: 0, giftsGrantedGB: 1, giftsClaimedGB: 0, giftsPendingGB: 1 });
+    const rows = (await boss.client.get(`/api/admin/users?q=${encodeURIComponent(lia.email)}`)).json();
+    expect(rows).toEqual([expect.objectContaining({ id: lia.id, dataGiftedGB: 0, giftsGrantedGB: 1, giftsClaimedGB: 0, giftsPendingGB: 1 })]);
   });
 
   it('does not let a 1GB gift cover 3GB, then claims it once, at no point cost', async () => {
@@ -85,7 +95,11 @@ describe('data gifts', () => {
       qrCode: expect.stringMatching(/^data:image\/png;base64,/),
     });
     expect(await balance(lia.client)).toBe(100);
-    expect(await gifts()).toEqual({ dataGiftedGB: 1, pendingGifts: [] });
+    expect(await gifts()).toMatchObject({
+      dataGiftedGB: 1,
+      pendingGifts: [],
+      gifts: [{ amountGB: 1, state: 'delivered', deliveredGB: 1, deliveredAt: expect.any(String) }],
+    });
     expect((await lia.client.get('/api/user')).json()).toMatchObject({ dataGiftedGB: 1, iccid: claimed.json().iccid, planTierLastChosen: '1GB' });
 
     const twice = await claimGift(lia.client, newEsim('1GB', 'BR'));
@@ -114,13 +128,17 @@ describe('data gifts', () => {
     expect((await claimGift(lia.client, topUp(DEMO_ICCID, '1GB'))).json()).toMatchObject({ reason: 'captcha_required', message: CAPTCHA_REQUIRED_MESSAGE });
     expect((await lia.client.post('/api/verify-captcha', { token: PASSING_CAPTCHA })).status).toBe(200);
     expect((await claimGift(lia.client, topUp(DEMO_ICCID, '1GB'))).json()).toMatchObject({ status: 'completed', amountGB: 1, pointsUsed: 0 });
-    expect(await gifts()).toEqual({ dataGiftedGB: 5, pendingGifts: [] });
+    expect(await gifts()).toMatchObject({ dataGiftedGB: 5, pendingGifts: [] });
+    // The 3GB gift claimed for a 1GB plan: delivered 1 GB, used up whole.
+    expect((await gifts()).gifts.map((g: { amountGB: number; state: string; deliveredGB: number | null }) => [g.amountGB, g.state, g.deliveredGB]).sort()).toEqual(
+      [[1, 'delivered', 1], [3, 'delivered', 1], [3, 'delivered', 3]],
+    );
   });
 
   it('counts delivered gifts in the admin stat card and the user table', async () => {
-    expect((await boss.client.get('/api/admin/stats')).json().totalDataGifted).toBe(5);
+    expect((await boss.client.get('/api/admin/stats')).json()).toMatchObject({ totalDataGifted: 5, giftsGrantedGB: 7, giftsClaimedGB: 7, giftsPendingGB: 0 });
     const rows = (await boss.client.get('/api/admin/users?limit=100&offset=0')).json();
     const row = (Array.isArray(rows) ? rows : rows.users).find((u: { id: string }) => u.id === lia.id);
-    expect(row).toMatchObject({ dataGiftedGB: 5, iccid: DEMO_ICCID });
+    expect(row).toMatchObject({ dataGiftedGB: 5, iccid: DEMO_ICCID, giftsGrantedGB: 7, giftsClaimedGB: 7, giftsPendingGB: 0 });
   });
 });

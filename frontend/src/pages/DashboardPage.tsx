@@ -1,7 +1,8 @@
 import { useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CHECKOUT_COUNTRIES, PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRESHOLD_POINTS, type CheckoutCountry, type UserView } from '@esim/contracts';
+import { CHECKOUT_COUNTRIES, PLAN_VALIDITY_DAYS, PREPAID_PLANS, REDEMPTION_THRESHOLD_POINTS, type CheckoutCountry, type GiftsResponse, type UserView } from '@esim/contracts';
 import { useAuth } from '../auth/AuthProvider';
 import { AppNav } from '../components/AppNav';
 import { Brand } from '../components/Brand';
@@ -11,6 +12,7 @@ import { usePlanPrices, visitorCountry } from '../lib/planPrices';
 import { pendingProgress, redemptionProgress } from '../lib/points';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
+import { GIFTS_QUERY_KEY } from './redeem/gifts';
 import { BoltIcon, Button, ButtonLink, Card, CheckIcon, GiftIcon, LockIcon, ProgressBar, Select, TargetIcon } from '../ui';
 import { InviteCard } from './referrals/InviteCard';
 
@@ -36,6 +38,7 @@ export default function DashboardPage() {
           <h1 className="dashboard__welcome">{t('dashboard.welcome', { name: user.name })}</h1>
           <p className="muted">{t('dashboard.subtitle')}</p>
         </div>
+        <PendingGiftsCard />
         <InstantBanner />
         <NegativeBalanceNote user={user} />
         <ProgressCard user={user} />
@@ -46,6 +49,43 @@ export default function DashboardPage() {
       </main>
       <AppNav />
     </>
+  );
+}
+
+/**
+ * An admin's gift waiting to be claimed, whatever the balance: each with its claim link (which
+ * opens /iccid on that gift). The gift email links here (#gifts); a new gift arrives live
+ * (frontend/src/live/LiveUpdates.tsx reads /api/gifts again).
+ */
+function PendingGiftsCard() {
+  const { t, i18n } = useTranslation();
+  const gifts = useQuery<GiftsResponse>({ queryKey: GIFTS_QUERY_KEY });
+  const pending = gifts.data?.pendingGifts ?? [];
+  if (pending.length === 0) return null;
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <section id="gifts" className="card card--gold gift-card stack" aria-labelledby="gift-card-title" data-testid="gift-card">
+      <h2 id="gift-card-title" className="section-title">
+        {t('gifts.card.heading')}
+      </h2>
+      <ul className="gift-card__list">
+        {pending.map((gift) => (
+          <li key={gift.giftId} className="gift-card__item" data-testid="pending-gift">
+            <span className="icon-badge icon-badge--sm" aria-hidden="true">
+              <GiftIcon size={20} />
+            </span>
+            <div className="gift-card__body">
+              <p className="gift-card__title">{t('gifts.card.title', { gb: n(gift.amountGB) })}</p>
+              <p className="muted small">{t('gifts.card.grantedOn', { date: formatDate(gift.grantedAt, i18n.language, { dateStyle: 'medium' }) })}</p>
+            </div>
+            <ButtonLink to={`/iccid?gift=${encodeURIComponent(gift.giftId)}`} variant="gold" size="sm">
+              {t('gifts.card.claim', { gb: n(gift.amountGB) })}
+            </ButtonLink>
+          </li>
+        ))}
+      </ul>
+      <p className="small">{t('gifts.card.text')}</p>
+    </section>
   );
 }
 

@@ -14,6 +14,7 @@ import { GamepadIcon, PlayIcon } from '../ui/icons';
 import { LoadError } from './earning/LoadError';
 import { OFFERWALL_NAMES, TASK_TYPE_LABEL_KEYS } from './earning/missions';
 import { PointsStatement } from './statement/PointsStatement';
+import { GiftHistory } from './redeem/GiftHistory';
 import { TASKS_QUERY_KEY } from './earning/queryKeys';
 import './earning/earning.css';
 
@@ -65,6 +66,7 @@ export default function HistoryPage() {
           </Card>
         )}
         <MissingCreditLink />
+        <GiftHistory />
         <PointsStatement />
         <section className="stack" aria-labelledby="missions-title">
           <h2 id="missions-title" className="section-title">

@@ -18,10 +18,10 @@ import { CaptchaDialog } from '../components/captcha/CaptchaDialog';
 import { countryName, formatNumber } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { Button, FullPageSpinner, GiftIcon, PageHeader, Select, SimIcon, useToast } from '../ui';
-import { GIFTS_QUERY_KEY, planAccess, type PendingGift } from './redeem/gifts';
+import { coveringGift, GIFTS_QUERY_KEY, planAccess, type PendingGift } from './redeem/gifts';
 import { isValidIccid, normalizeIccid } from './redeem/iccid';
-import { chooseRedeemCall, submitLabel } from './redeem/redemptionFlow';
-import { CostLine, IccidField, PlanChoice, ProcessingNotice, PurchaseTypeChoice, RedeemBanner, WhatYouGet } from './redeem/RedeemParts';
+import { chooseRedeemCall, submitLabel, type PayWith } from './redeem/redemptionFlow';
+import { CostLine, IccidField, PayWithChoice, PlanChoice, ProcessingNotice, PurchaseTypeChoice, RedeemBanner, WhatYouGet } from './redeem/RedeemParts';
 import { useRedemption } from './redeem/useRedemption';
 import { useSandboxMode } from './redeem/useSandboxMode';
 import './earning/earning.css';
@@ -79,16 +79,18 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
   const topUpIccid = params.get('iccid') ?? '';
   const [purchaseType, setPurchaseType] = useState<PurchaseType>(topUpIccid ? 'existing' : 'new');
   const [country, setCountry] = useState<ClaimCountry>('US');
-  const [planTier, setPlanTier] = useState<RedeemablePlanTier>(() =>
-    user.points >= redeemablePlan('1GB').pointsCost || gifts.length === 0 ? '1GB' : gifts[0].planTier,
-  );
+  // A gift opens on its own plan (the dashboard's and the email's link name it: ?gift=<id>), else the oldest gift's.
+  const [planTier, setPlanTier] = useState<RedeemablePlanTier>(() => (gifts.find((g) => g.giftId === params.get('gift')) ?? gifts[0])?.planTier ?? '1GB');
+  const [payWith, setPayWith] = useState<PayWith>('gift');
   const [iccid, setIccid] = useState(topUpIccid);
   const [iccidError, setIccidError] = useState<string | null>(null);
   const iccidRef = useRef<HTMLInputElement>(null);
   const processingRef = useRef<HTMLDivElement>(null);
 
   const plan = redeemablePlan(planTier);
-  const call = chooseRedeemCall(user.points, plan.pointsCost);
+  const access = planAccess(user.points, plan, gifts);
+  const call = chooseRedeemCall(access, payWith);
+  const gift = coveringGift(gifts, plan);
   const busy = redemption.pending || redemption.outcome === 'redirecting';
   const label = submitLabel(busy, call, purchaseType);
   const countries = useMemo(
@@ -128,7 +130,7 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
   return (
     <main id="main" className="page redeem">
       <PageHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} back={{ to: '/task', label: t('redeem.back') }} />
-      <RedeemBanner points={user.points} taskCompleted={params.get('task') === 'completed'} />
+      <RedeemBanner points={user.points} taskCompleted={params.get('task') === 'completed'} hasGift={gifts.length > 0} />
       {redemption.outcome === 'processing' ? (
         <div ref={processingRef} className="processing-focus">
           <ProcessingNotice />
@@ -159,8 +161,9 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
             />
           )}
           <PlanChoice value={planTier} onChange={setPlanTier} points={user.points} gifts={gifts} />
+          {access === 'both' && gift && <PayWithChoice value={payWith} onChange={setPayWith} gift={gift} plan={plan} />}
           {purchaseType === 'new' && <WhatYouGet plan={plan} countryLabel={countryName(country, i18n.language)} />}
-          <CostLine plan={plan} points={user.points} coveredByGift={planAccess(user.points, plan, gifts) === 'gift'} />
+          <CostLine plan={plan} points={user.points} paidByGift={call === 'gift-data' && access !== 'locked'} />
           <Button
             type="submit"
             variant="gold"

@@ -3,6 +3,7 @@ import { ServicePlatformModule } from '@esim/platform';
 import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
 import { QrCodes } from './activation/qr-codes.service';
 import { EsimConfig } from './config';
+import { AdminGiftTallies } from './gifts/admin-gift-tallies';
 import { DataGift } from './gifts/data-gift.entity';
 import { GiftClaims } from './gifts/gift-claims';
 import { GiftClaimsRpcHandler } from './gifts/gift-claims.rpc-handler';
@@ -69,6 +70,7 @@ export class EsimModule {
         EsimLines,
         GiftClaims,
         GiftSummaryAnnouncements,
+        AdminGiftTallies,
         PointsReservedEventHandler,
         PaymentSucceededEventHandler,
         PurchaseOutcomes,

@@ -96,7 +96,18 @@ export function UserTable({ onGift }: { onGift: (user: GiftTarget) => void }) {
                 <td>{u.email}</td>
                 <td className="mono">{u.iccid ? u.iccid.slice(0, 8) : none}</td>
                 <td className="num">{formatNumber(u.points, i18n.language)}</td>
-                <td className="num">{t('common.gbValue', { value: formatNumber(u.dataGiftedGB, i18n.language) })}</td>
+                <td className="num" data-testid="admin-user-gifts">
+                  {t('common.gbValue', { value: formatNumber(u.dataGiftedGB, i18n.language) })}
+                  {u.giftsGrantedGB > 0 && (
+                    <span className="admin__gift-tally">
+                      {t('gifts.admin.tally', {
+                        granted: formatNumber(u.giftsGrantedGB, i18n.language),
+                        claimed: formatNumber(u.giftsClaimedGB, i18n.language),
+                        pending: formatNumber(u.giftsPendingGB, i18n.language),
+                      })}
+                    </span>
+                  )}
+                </td>
                 <td>{u.lastGiftedAt ? formatDate(u.lastGiftedAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : none}</td>
                 <td>
                   {u.points >= REDEMPTION_THRESHOLD_POINTS ? (

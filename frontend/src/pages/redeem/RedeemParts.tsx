@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   PLAN_VALIDITY_DAYS,
   REDEEMABLE_PLANS,
+  REDEMPTION_THRESHOLD_POINTS,
   SANDBOX_DEMO_ICCID,
   type PurchaseType,
   type RedeemablePlan,
@@ -26,6 +27,7 @@ import {
 } from '../../ui';
 import { RefreshIcon } from '../../ui/icons';
 import { planAccess, type PendingGift } from './gifts';
+import type { PayWith } from './redemptionFlow';
 
 const cls = (...parts: (string | false | null | undefined)[]) => parts.filter(Boolean).join(' ');
 
@@ -34,22 +36,84 @@ function useN() {
   return (value: number) => formatNumber(value, i18n.language);
 }
 
-/** 'Ready to redeem' with the balance, or 'task completed' with the 50 points a task shows (spec section 9). */
-export function RedeemBanner({ points, taskCompleted }: { points: number; taskCompleted: boolean }) {
+/**
+ * 'Ready to redeem' with the balance, or 'task completed' with the 50 points a task shows (spec
+ * section 9), or, below the points threshold with a gift to claim, that the gift is ready.
+ */
+export function RedeemBanner({ points, taskCompleted, hasGift }: { points: number; taskCompleted: boolean; hasGift: boolean }) {
   const { t } = useTranslation();
   const n = useN();
+  const giftOnly = !taskCompleted && hasGift && points < REDEMPTION_THRESHOLD_POINTS;
+  const title = taskCompleted ? t('redeem.banner.taskTitle') : giftOnly ? t('gifts.banner.title') : t('redeem.banner.readyTitle');
+  const text = taskCompleted
+    ? t('redeem.banner.taskText', { points: n(50) })
+    : giftOnly
+      ? t('gifts.banner.text')
+      : t('redeem.banner.readyText', { points: n(points) });
   return (
     <div className="banner redeem-banner" role="note" data-testid="redeem-banner">
       <span className="banner__icon" aria-hidden="true">
         {taskCompleted ? <CheckIcon size={20} /> : <GiftIcon size={20} />}
       </span>
       <div>
-        <p className="banner__title">{taskCompleted ? t('redeem.banner.taskTitle') : t('redeem.banner.readyTitle')}</p>
-        <p className="banner__text">
-          {taskCompleted ? t('redeem.banner.taskText', { points: n(50) }) : t('redeem.banner.readyText', { points: n(points) })}
-        </p>
+        <p className="banner__title">{title}</p>
+        <p className="banner__text">{text}</p>
       </div>
     </div>
+  );
+}
+
+/**
+ * A plan both a gift and the balance cover: the person chooses what pays, the gift first (spending
+ * points while a gift waits would leave the gift unused).
+ */
+export function PayWithChoice({
+  value,
+  onChange,
+  gift,
+  plan,
+}: {
+  value: PayWith;
+  onChange: (value: PayWith) => void;
+  gift: PendingGift;
+  plan: RedeemablePlan;
+}) {
+  const { t } = useTranslation();
+  const n = useN();
+  const id = useId();
+  const options: { type: PayWith; icon: ReactNode; title: string; text: string }[] = [
+    { type: 'gift', icon: <GiftIcon size={24} />, title: t('gifts.payWith.gift', { gb: n(gift.amountGB) }), text: t('gifts.payWith.giftText') },
+    { type: 'points', icon: <SparkIcon size={24} />, title: t('gifts.payWith.points'), text: t('gifts.payWith.pointsText', { points: n(plan.pointsCost) }) },
+  ];
+  return (
+    <fieldset className="choice-group" data-testid="pay-with">
+      <legend className="choice-group__legend">{t('gifts.payWith.legend')}</legend>
+      <div className="choice-grid">
+        {options.map(({ type, icon, title, text }) => (
+          <label key={type} className={cls('choice-card', value === type && 'choice-card--selected')} data-testid={`pay-${type}`}>
+            <input
+              type="radio"
+              name="payWith"
+              value={type}
+              checked={value === type}
+              onChange={() => onChange(type)}
+              className="choice-card__input"
+              aria-describedby={`${id}-${type}`}
+            />
+            <span className="choice-card__icon" aria-hidden="true">
+              {icon}
+            </span>
+            <span className="choice-card__title">{title}</span>
+            <span className="choice-card__text" id={`${id}-${type}`}>
+              {text}
+            </span>
+            <span className="choice-card__check" aria-hidden="true">
+              <CheckIcon size={16} />
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }
 
@@ -210,7 +274,7 @@ export function PlanChoice({
               <span className="plan-option__note" id={noteId}>
                 {access === 'points'
                   ? t('redeem.plan.available')
-                  : access === 'gift'
+                  : access === 'gift' || access === 'both'
                     ? t('redeem.plan.gift')
                     : t('redeem.plan.locked', { missing: n(plan.pointsCost - points) })}
               </span>
@@ -248,11 +312,12 @@ export function WhatYouGet({ plan, countryLabel }: { plan: RedeemablePlan; count
   );
 }
 
-/** The plan's cost against the balance, and what is missing when the points do not cover it. */
-export function CostLine({ plan, points, coveredByGift }: { plan: RedeemablePlan; points: number; coveredByGift: boolean }) {
+/** The plan's cost against the balance, and that a gift pays it or what is missing when the points do not cover it. */
+export function CostLine({ plan, points, paidByGift }: { plan: RedeemablePlan; points: number; paidByGift: boolean }) {
   const { t } = useTranslation();
   const n = useN();
   const missing = plan.pointsCost - points;
+  const coveredByGift = paidByGift;
   return (
     <div className="redeem-cost">
       <dl className="redeem-cost__line" data-testid="redeem-cost">
@@ -266,7 +331,7 @@ export function CostLine({ plan, points, coveredByGift }: { plan: RedeemablePlan
         </div>
       </dl>
       <div aria-live="polite">
-        {missing > 0 && (
+        {(missing > 0 || paidByGift) && (
           <p className={cls('redeem-cost__note', !coveredByGift && 'redeem-cost__note--warning')} data-testid="redeem-missing">
             {coveredByGift ? <GiftIcon size={18} /> : <AlertIcon size={18} />}
             <span>

@@ -1,7 +1,7 @@
 import { ICCID_RULE_MESSAGE, SANDBOX_DEMO_ICCID, type RedemptionResponse } from '@esim/contracts';
 import { HttpError, NetworkError } from '../../lib/api';
 import { ACTIVATION_STORAGE_KEY, activationDataOf, readActivationData, saveActivationData } from './activationData';
-import { giftCovers, planAccess } from './gifts';
+import { coveringGift, giftCovers, planAccess } from './gifts';
 import { asSuccessState, giftedSummary } from './giftedSummary';
 import { isValidIccid, maskIccid, normalizeIccid } from './iccid';
 import { IdempotencyKeys, isDefiniteAnswer, newIdempotencyKey } from './idempotency';
@@ -45,11 +45,14 @@ describe('ICCID helpers', () => {
 });
 
 describe('redemption flow', () => {
-  it('spends points when the balance covers the plan, claims a gift otherwise', () => {
-    expect(chooseRedeemCall(1000, 1000)).toBe('redeem-points');
-    expect(chooseRedeemCall(5400, 3000)).toBe('redeem-points');
-    expect(chooseRedeemCall(2999, 3000)).toBe('gift-data');
-    expect(chooseRedeemCall(-20, 1000)).toBe('gift-data');
+  it('spends points when only points pay, claims the gift when it covers the plan unless the person chose points', () => {
+    expect(chooseRedeemCall('points')).toBe('redeem-points');
+    expect(chooseRedeemCall('gift')).toBe('gift-data');
+    // A 3 GB gift with 4,000 points: the gift by default, points only when chosen.
+    expect(chooseRedeemCall('both')).toBe('gift-data');
+    expect(chooseRedeemCall('both', 'gift')).toBe('gift-data');
+    expect(chooseRedeemCall('both', 'points')).toBe('redeem-points');
+    expect(chooseRedeemCall('gift', 'points')).toBe('gift-data');
   });
 
   it('labels the submit button as the spec lists', () => {
@@ -302,13 +305,23 @@ describe('plan access', () => {
   });
   const plan = (gb: number) => ({ amountGB: gb, pointsCost: gb * 1000 });
 
-  it('opens a tier with points when the balance covers it, else with a gift that covers it', () => {
+  it('opens a tier with points when the balance covers it, with a gift that covers it, or with either', () => {
     expect(planAccess(1000, plan(1), [])).toBe('points');
+    expect(planAccess(4000, plan(3), [gift(3)])).toBe('both');
+    expect(planAccess(4000, plan(3), [gift(1)])).toBe('points');
     expect(planAccess(999, plan(1), [])).toBe('locked');
     expect(planAccess(2999, plan(3), [])).toBe('locked');
     expect(planAccess(2999, plan(3), [gift(3)])).toBe('gift');
     expect(planAccess(1200, plan(3), [gift(1)])).toBe('locked'); // a 1GB gift does not cover 3GB
     expect(planAccess(1200, plan(3), [gift(5)])).toBe('gift');
     expect(giftCovers([], plan(1))).toBe(false);
+  });
+
+  it('names the gift a claim uses as the server picks it: the smallest that covers the plan', () => {
+    const five = gift(5);
+    const three = { ...gift(3), giftId: '1d7b3a52-7d0c-4e54-8d3b-3d0b2e7b9c10' };
+    expect(coveringGift([five, three], plan(1))).toBe(three);
+    expect(coveringGift([five, three], plan(5))).toBe(five);
+    expect(coveringGift([three], plan(5))).toBeUndefined();
   });
 });

@@ -1,14 +1,21 @@
 import type { PurchaseType, RedemptionStatus } from '@esim/contracts';
+import type { PlanAccess } from './gifts';
 
 /** The two calls of docs/redemption.md: spend points, or claim a data gift an admin granted. */
 export type RedeemCall = 'redeem-points' | 'gift-data';
 
+/** What pays when both a gift and the balance could: the person's choice on /iccid, the gift by default. */
+export type PayWith = 'gift' | 'points';
+
 /**
- * docs/redemption-screens.md: the client calls redeem-points when the balance covers the plan's
- * cost, and gift-data ("claim free data") otherwise. The server enforces both rules.
+ * docs/redemption-screens.md: a plan only points can pay is redeem-points; one a gift covers is
+ * gift-data ("claim free data"), also when the balance would cover it too, unless the person
+ * chose to pay with points. A locked plan cannot be chosen. The server enforces both rules.
  */
-export function chooseRedeemCall(points: number, pointsCost: number): RedeemCall {
-  return points >= pointsCost ? 'redeem-points' : 'gift-data';
+export function chooseRedeemCall(access: PlanAccess, payWith: PayWith = 'gift'): RedeemCall {
+  if (access === 'points') return 'redeem-points';
+  if (access === 'both') return payWith === 'points' ? 'redeem-points' : 'gift-data';
+  return 'gift-data';
 }
 
 export type SubmitLabel = 'processing' | 'purchase' | 'addData' | 'claimFree';

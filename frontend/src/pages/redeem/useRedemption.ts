@@ -11,6 +11,7 @@ import { useToast } from '../../ui';
 import { STATEMENT_QUERY_KEY } from '../statement/statement';
 import { activationDataOf, saveActivationData } from './activationData';
 import type { SuccessLocationState } from './giftedSummary';
+import { GIFTS_QUERY_KEY } from './gifts';
 import { IdempotencyKeys, isDefiniteAnswer } from './idempotency';
 import { postRedemption } from './redeemApi';
 import { ACTIVATION_REDIRECT_MS, REDEMPTION_ERROR_TOAST_MS, routeRedemption, type RedeemCall } from './redemptionFlow';
@@ -63,6 +64,8 @@ export function useRedemption() {
       // The balance (and, with it, the dashboard and /history) changed: read them again.
       void queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: STATEMENT_QUERY_KEY });
+      // A claimed gift leaves the dashboard's gift card and shows as claimed in /history.
+      void queryClient.invalidateQueries({ queryKey: GIFTS_QUERY_KEY });
       const toSuccess = () => {
         const state: SuccessLocationState = { redemption: result, iccid: a.body.iccid, purchaseType: a.body.purchaseType };
         navigate('/success', { state });

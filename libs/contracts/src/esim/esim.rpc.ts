@@ -33,6 +33,29 @@ export const giftRecordSchema = z.object({
   deliveredAt: z.string().nullable(),
 });
 export type GiftRecord = z.infer<typeof giftRecordSchema>;
+/**
+ * Admin gifts in GB as granted: pending (not claimed yet) plus claimed (a claim running or
+ * delivered) make up what was granted. A claim uses up the whole gift, so a 5GB gift claimed for a
+ * 1GB plan counts 5 GB claimed.
+ */
+export const adminGiftTallySchema = z.object({
+  giftsGrantedGB: z.number().int(),
+  giftsClaimedGB: z.number().int(),
+  giftsPendingGB: z.number().int(),
+export type AdminGiftTally = z.infer<typeof adminGiftTallySchema>;
+
+/** Where an admin gift stands for its user: waiting to be claimed, claimed (its eSIM on the way), or delivered. */
+export const ADMIN_GIFT_STATES = ['pending', 'claimed', 'delivered'] as const;
+export type AdminGiftState = (typeof ADMIN_GIFT_STATES)[number];
+
+/** One admin gift as the user's history shows it. */
+export const adminGiftRecordSchema = z.object({
+  /** What the admin granted. */
+  planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+  state: z.enum(ADMIN_GIFT_STATES),
+  /** Delivered: the plan it was claimed for (at most the gift's worth) and when it reached the line. */
+  deliveredGB: z.number().int().nullable(),
+export type AdminGiftRecord = z.infer<typeof adminGiftRecordSchema>;
 
 export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
 /** One eSIM line the user holds (the My eSIMs wallet). */
@@ -73,13 +96,14 @@ export const EsimRpc = {
     z.object({ summary: giftSummarySchema, version: z.number().int().nonnegative() }),
   ),
   /** GB delivered to all users so far (the admin stat card). */
-  getGiftTotals: defineAdminRpc('esim', 'get-gift-totals', z.object({}), z.object({ totalDataGiftedGB: z.number().int() })),
-  /** Gift summaries of many users at once (the admin user table); a user without gifts gets zeros. */
+  /** GB delivered to all users so far (the admin stat card), and every admin gift granted, claimed and pending. */
+  getGiftTotals: defineAdminRpc('esim', 'get-gift-totals', z.object({}), adminGiftTallySchema.extend({ totalDataGiftedGB: z.number().int() })),
+  /** Gift summaries and admin gift tallies of many users at once (the admin user table); a user without gifts gets zeros. */
   getGiftSummaries: defineAdminRpc(
     'esim',
     'get-gift-summaries',
     z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
-    z.object({ summaries: z.array(giftSummarySchema.extend({ userId: z.string().uuid() })) }),
+    z.object({ summaries: z.array(giftSummarySchema.extend({ userId: z.string().uuid() }).extend(adminGiftTallySchema.shape)) }),
   ),
   /**
    * The acting user (meta.userId) claims an unclaimed admin gift that covers the plan, at no point
@@ -100,6 +124,8 @@ export const EsimRpc = {
   ),
   /** The acting user's granted gifts not claimed yet, oldest first. */
   listPendingGifts: defineRpc('esim', 'list-pending-gifts', z.object({}), z.object({ pendingGifts: z.array(pendingGiftSchema) })),
+  /** Every admin gift of the acting user, newest first: pending, claimed or delivered (the user's history). */
+  listAdminGifts: defineRpc('esim', 'list-admin-gifts', z.object({}), z.object({ gifts: z.array(adminGiftRecordSchema) })),
   /** The acting user's eSIM lines, newest delivery first. */
   listLines: defineRpc('esim', 'list-lines', z.object({}), z.object({ lines: z.array(esimLineSchema) })),
   /** Every gift of the acting user, newest first, for their data export. */

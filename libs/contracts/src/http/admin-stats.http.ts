@@ -8,6 +8,10 @@ export const adminStatsSchema = z.object({
   totalDataGifted: z.number().int(),
   /** Sum of every user's points balance. */
   totalPoints: z.number().int(),
+  /** Admin gifts in GB: every one granted, those claimed, and those waiting to be claimed. */
+  giftsGrantedGB: z.number().int(),
+  giftsClaimedGB: z.number().int(),
+  giftsPendingGB: z.number().int(),
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;
 

@@ -14,6 +14,10 @@ export const adminUserRowSchema = z.object({
   points: z.number().int(),
   dataGiftedGB: z.number().int(),
   lastGiftedAt: z.string().nullable(),
+  /** Admin gifts in GB: granted, claimed, and pending (granted and not claimed yet). */
+  giftsGrantedGB: z.number().int(),
+  giftsClaimedGB: z.number().int(),
+  giftsPendingGB: z.number().int(),
 });
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 

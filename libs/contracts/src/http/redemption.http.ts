@@ -133,12 +133,24 @@ export type AdminGiftResponse = z.infer<typeof adminGiftResponseSchema>;
 
 /**
  * `GET /api/gifts`: the admin gifts the user can still claim with `POST /api/gift-data` (oldest
- * first), and the GB delivered so far (the Data Gifted card).
+ * first), the GB delivered so far (the Data Gifted card), and every admin gift with where it
+ * stands, newest first (the history).
  */
 export const giftsResponseSchema = z.object({
   dataGiftedGB: z.number().int(),
   pendingGifts: z.array(
     z.object({ giftId: z.string().uuid(), amountGB: z.number().int(), planTier: z.enum(REDEEMABLE_PLAN_TIERS), grantedAt: z.string() }),
+  ),
+  gifts: z.array(
+    z.object({
+      giftId: z.string().uuid(),
+      amountGB: z.number().int(),
+      planTier: z.enum(REDEEMABLE_PLAN_TIERS),
+      state: z.enum(['pending', 'claimed', 'delivered']),
+      grantedAt: z.string(),
+      deliveredGB: z.number().int().nullable(),
+      deliveredAt: z.string().nullable(),
+    }),
   ),
 });
 export type GiftsResponse = z.infer<typeof giftsResponseSchema>;

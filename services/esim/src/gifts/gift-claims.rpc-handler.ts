@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EsimRpc, RedeemablePlanTier, RedemptionView, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
 import { actingUserId, RpcHandler } from '@esim/platform';
+import { AdminGiftTallies } from './admin-gift-tallies';
 import { GiftClaims } from './gift-claims';
 
 /** Granting admin gifts, listing the unclaimed ones, and claiming them. */
@@ -10,6 +11,7 @@ export class GiftClaimsRpcHandler {
   constructor(
     private readonly db: DataSource,
     private readonly gifts: GiftClaims,
+    private readonly tallies: AdminGiftTallies,
   ) {}
 
   /** The acting user is the admin granting (recorded as the gift's granter); `recipientId` gets the gift. */
@@ -32,6 +34,11 @@ export class GiftClaimsRpcHandler {
     return {
       pendingGifts: gifts.map((g) => ({ giftId: g.id, amountGB: g.amountGB, planTier: g.planTier as RedeemablePlanTier, grantedAt: g.createdAt.toISOString() })),
     };
+  }
+
+  @RpcHandler(EsimRpc.listAdminGifts)
+  async history(_: RpcRequest<typeof EsimRpc.listAdminGifts>, meta: RpcMeta): Promise<RpcResponse<typeof EsimRpc.listAdminGifts>> {
+    return { gifts: await this.tallies.records(this.db.manager, actingUserId(meta)) };
   }
 
   @RpcHandler(EsimRpc.claimGift)

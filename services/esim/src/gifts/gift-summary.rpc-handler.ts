@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EsimRpc, GiftSummary, RpcMeta, RpcRequest, RpcResponse } from '@esim/contracts';
 import { actingUserId, RpcHandler } from '@esim/platform';
+import { AdminGiftTallies, EMPTY_ADMIN_GIFT_TALLY } from './admin-gift-tallies';
 import { EMPTY_GIFT_SUMMARY, GiftSummaryAnnouncements } from './gift-summary-announcements';
 
 @Controller()
@@ -9,6 +10,7 @@ export class GiftSummaryRpcHandler {
   constructor(
     private readonly db: DataSource,
     private readonly gifts: GiftSummaryAnnouncements,
+    private readonly tallies: AdminGiftTallies,
   ) {}
 
   /** The acting user's totals of delivered gifts and the last one, as the user row shows them. */
@@ -27,14 +29,19 @@ export class GiftSummaryRpcHandler {
 
   @RpcHandler(EsimRpc.getGiftTotals)
   async totals(): Promise<RpcResponse<typeof EsimRpc.getGiftTotals>> {
-    const [row] = await this.db.query(`SELECT COALESCE(SUM(amount_gb), 0)::int AS total FROM data_gifts WHERE status = 'delivered'`);
-    return { totalDataGiftedGB: row.total };
+    const [[row], tally] = await Promise.all([
+      this.db.query(`SELECT COALESCE(SUM(amount_gb), 0)::int AS total FROM data_gifts WHERE status = 'delivered'`),
+      this.tallies.overall(this.db.manager),
+    ]);
+    return { totalDataGiftedGB: row.total, ...tally };
   }
 
   /** The same for a page of the admin user table, in one query. */
   @RpcHandler(EsimRpc.getGiftSummaries)
   async summaries({ userIds }: RpcRequest<typeof EsimRpc.getGiftSummaries>): Promise<RpcResponse<typeof EsimRpc.getGiftSummaries>> {
-    const found = await this.gifts.read(this.db.manager, userIds);
-    return { summaries: userIds.map((userId) => ({ userId, ...(found.get(userId)?.summary ?? EMPTY_GIFT_SUMMARY) })) };
+    const [found, tallies] = await Promise.all([this.gifts.read(this.db.manager, userIds), this.tallies.forUsers(this.db.manager, userIds)]);
+    return {
+      summaries: userIds.map((userId) => ({ userId, ...(found.get(userId)?.summary ?? EMPTY_GIFT_SUMMARY), ...(tallies.get(userId) ?? EMPTY_ADMIN_GIFT_TALLY) })),
+    };
   }
 }

@@ -61,6 +61,9 @@ export class AdminUserTable {
       iccid: gifts.get(u.id)?.iccid ?? null,
       dataGiftedGB: gifts.get(u.id)?.dataGiftedGB ?? 0,
       lastGiftedAt: gifts.get(u.id)?.lastGiftedAt ?? null,
+      giftsGrantedGB: gifts.get(u.id)?.giftsGrantedGB ?? 0,
+      giftsClaimedGB: gifts.get(u.id)?.giftsClaimedGB ?? 0,
+      giftsPendingGB: gifts.get(u.id)?.giftsPendingGB ?? 0,
     }));
   }
 }

@@ -13,14 +13,15 @@ export class WalletController {
     private readonly qr: QrCodes,
   ) {}
 
-  /** Unclaimed admin gifts (shown on the dashboard until claimed) and the GB delivered so far. */
+  /** Unclaimed admin gifts (the dashboard's gift card until claimed), the GB delivered so far, and every admin gift (the history). */
   @Get('gifts')
   async gifts(): Promise<GiftsResponse> {
-    const [{ pendingGifts }, { dataGiftedGB }] = await Promise.all([
+    const [{ pendingGifts }, { dataGiftedGB }, { gifts }] = await Promise.all([
       this.rpc.call(EsimRpc.listPendingGifts, {}),
       this.rpc.call(EsimRpc.getGiftSummary, {}),
+      this.rpc.call(EsimRpc.listAdminGifts, {}),
     ]);
-    return { dataGiftedGB, pendingGifts };
+    return { dataGiftedGB, pendingGifts, gifts };
   }
 
   @Get('esim-lines')

@@ -4,7 +4,10 @@ import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from '../mail/email-queue';
 
-/** "You received N GB of free data", in the user's language, with a link to claim it. */
+/**
+ * "You received N GB of free data", in the user's language, with a link to claim it: the
+ * dashboard's gift card (its `#gifts` anchor), whose claim button opens /iccid on the gift.
+ */
 @EventHandler(DataGiftGranted)
 export class DataGiftGrantedEventHandler implements EventHandler<typeof DataGiftGranted> {
   constructor(
@@ -20,7 +23,7 @@ export class DataGiftGrantedEventHandler implements EventHandler<typeof DataGift
         kind: 'dataGifted',
         to: to.email,
         locale: to.locale,
-        data: { name: to.name, amountGB: p.amountGB, claimUrl: new URL('/dashboard', this.config.PUBLIC_URL).toString() },
+        data: { name: to.name, amountGB: p.amountGB, claimUrl: new URL('/dashboard#gifts', this.config.PUBLIC_URL).toString() },
       },
       envelope.id,
       p.userId,
