@@ -3,20 +3,25 @@
  * Writes the public pages as HTML, so they paint before any JavaScript runs. Runs after
  * `vite build` (dist/) and `vite build --ssr src/entry-server.tsx --outDir dist/.ssr`:
  *
- * - dist/prerendered/<page>.html: each page of entry-server's prerenderedPages() (/, /auth,
- *   /privacy, /terms) rendered by React for a signed-out visitor in the default language, with
- *   its own title and meta description; #root carries data-prerendered="<locale>" so boot.tsx
- *   hydrates it instead of rendering afresh, and is followed by #prerendered-formats, the numbers
- *   and dates the page shows as formatted here (src/lib/format.ts reuses them).
+ * - dist/prerendered/<locale>/<page>.html: each entry of entry-server's prerenderedPages() (/,
+ *   /auth, /auth?signup=true, /auth?login=true, /privacy, /terms) in each locale, rendered by React
+ *   for a signed-out visitor, with its own title and meta description and <html lang dir> in that
+ *   locale; #root carries data-prerendered="<locale>" so boot.tsx hydrates it instead of rendering
+ *   afresh, and is followed by #prerendered-formats, the numbers and dates the page shows as
+ *   formatted here (src/lib/format.ts reuses them).
+ * - dist/prerendered/<locale>/shell-<route>.html: the signed-in shell (SignedInShell: header,
+ *   bottom bar, skeleton) of each route under RequireAuth in each locale; #root carries data-shell
+ *   (boot.tsx renders the app over it, never hydrates it). It preloads the route's page chunk.
  * - dist/index.html: the shell every other path gets (client-rendered), with the same head.
- * - dist/prerendered/manifest.json: which file answers which path, the locales, the public pages
- *   for the sitemap and the signed-in routes robots.txt disallows (read from App.tsx's routes).
+ * - dist/prerendered/manifest.json: which file answers which path, query and locale, the shells,
+ *   the locales, the public pages for the sitemap and the signed-in routes robots.txt disallows
+ *   (read from App.tsx's routes).
  *
  * In every document the entry script (and any other module or deferred script, e.g. the service
  * worker's registration) moves to the end of <body>: those run after parsing anyway, and this way
  * the page's content comes before any script in the HTML. The
  * entry (main.tsx) only loads the app (boot.tsx) after the first paint, so every document
- * modulepreloads the app's chunks; the pre-rendered pages also preload the default locale's chunk
+ * modulepreloads the app's chunks; the pre-rendered pages also preload their locale's chunk
  * and the page's own chunks, which hydration needs, and carry the stylesheet inline (the first
  * paint waits for no request).
  * The gateway (services/gateway/src/http/spa-documents.ts) fills <!--app-head--> with the
