@@ -37,18 +37,25 @@ function readSession(): Promise<unknown> {
 }
 
 /**
- * Public pages arrive pre-rendered for a visitor in the default language (scripts/prerender.mjs
- * marks the root with `data-prerendered="<locale>"`). They are hydrated once the texts, the session
+ * Public pages arrive pre-rendered for a visitor in the language the request named (`?lng=`, the
+ * remembered choice's cookie, or the default), in the view its query string names (scripts/
+ * prerender.mjs marks the root with `data-prerendered="<locale>"`; the gateway picks the document,
+ * services/gateway/src/http/spa-documents.ts). They are hydrated once the texts, the session
  * and the page's code are here, so the first client render is the HTML already on screen; the
  * numbers they show come formatted with the page (lib/format.ts), so hydrating builds no Intl
  * format. Anyone else (another language, a signed-in user) gets a fresh client render once the
  * same are here, which replaces the pre-rendered HTML: the root is emptied first, as Preact's render
  * (react-dom is preact/compat, vite.config.ts) would otherwise reuse the foreign nodes and keep
  * their attributes.
+ *
+ * A signed-in page arrives as its shell (`data-shell`: header, bottom bar, skeleton), which stays
+ * on screen until the same are here and is then replaced by the client render, whose first frame
+ * is the same shell (RequireAuth) or already the page.
  */
 async function start(): Promise<void> {
   const prerendered = container.dataset.prerendered;
-  if (!prerendered) {
+  const shell = container.dataset.shell !== undefined;
+  if (!prerendered && !shell) {
     void startI18n();
     void readSession();
     createRoot(container).render(app);
@@ -65,7 +72,7 @@ async function start(): Promise<void> {
   await Promise.all([texts, session, preloadPage(window.location.pathname)]);
   await nextTask();
   const visitor = !queryClient.getQueryData(USER_QUERY_KEY);
-  if (visitor && currentLocale() === prerendered && !window.location.search) {
+  if (prerendered && visitor && currentLocale() === prerendered) {
     // The parts of the page marked HydrateLater are hydrated in the tasks after this one; #root is
     // marked once the last one is (data-hydrated: the whole page is the app's).
     void hydrated.then(() => container.setAttribute('data-hydrated', ''));

@@ -3,6 +3,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import './ui/ui.css';
 import './styles/app.css';
+import './styles/shell.css';
 
 /**
  * Resolves once the browser has painted what the HTML already holds. A module script runs as soon
@@ -17,7 +18,9 @@ function afterFirstPaint(): Promise<void> {
   });
 }
 
-// Only a pre-rendered page has something to paint first; the shell (an empty #root) starts the app
-// at once. The documents modulepreload boot's chunks (scripts/prerender.mjs), so they are at hand.
-const prerendered = document.getElementById('root')?.hasAttribute('data-prerendered');
+// Only a pre-rendered page or a signed-in page's shell has something to paint first; the bare
+// shell (an empty #root) starts the app at once. The documents modulepreload boot's chunks
+// (scripts/prerender.mjs), so they are at hand.
+const root = document.getElementById('root');
+const prerendered = !!root && (root.hasAttribute('data-prerendered') || root.hasAttribute('data-shell'));
 void (prerendered ? afterFirstPaint() : Promise.resolve()).then(() => import('./boot'));

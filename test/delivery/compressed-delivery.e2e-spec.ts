@@ -71,10 +71,11 @@ describe('delivery: compressed static files and JSON', () => {
     const missing = await rawGet(sys.url, '/assets/index-doesnotexist.js', { 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);
     expect(missing.text()).not.toContain('<html');
-    for (const internal of ['/.vite/manifest.json', '/prerendered/manifest.json', '/prerendered/index.html']) {
+    for (const internal of ['/.vite/manifest.json', '/prerendered/manifest.json', '/prerendered/index.html', '/prerendered/en/index.html', '/prerendered/pt/shell-dashboard.html']) {
       const res = await rawGet(sys.url, internal);
       expect(res.text()).not.toContain('"signedInRoutes"');
       expect(res.text()).not.toContain('data-prerendered');
+      expect(res.text()).not.toContain('data-shell');
     }
   });
 

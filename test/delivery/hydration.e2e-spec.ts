@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { signUp } from '../support/accounts';
-import { expectVisible, launchBrowser, phonePage } from '../support/browser';
+import { expectVisible, launchBrowser, PHONE, phonePage } from '../support/browser';
+import { wcagViolations } from '../support/axe';
 import { startSystem, System } from '../support/system';
 
 const pt = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/pt.json'), 'utf8'));
 const en = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/en.json'), 'utf8'));
+const ur = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/ur.json'), 'utf8'));
 
 /** The little of the page's DOM these tests touch (the test's own types know only Node). */
 type PageDocument = { querySelector(selector: string): Record<string, unknown> | null };
@@ -39,8 +41,21 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     await sys?.stop();
   });
 
-  async function open(locale: string): Promise<Watched> {
-    const { context, page } = await phonePage(browser, sys.url, locale);
+  /**
+   * A phone page whose stored language is `locale` (before every navigation), or, with `fresh`, a
+   * browser that has chosen none yet; `axe` lets axe-core's injected script past the gateway's
+   * Content-Security-Policy.
+   */
+  async function open(locale: string, { axe = false, fresh = false } = {}): Promise<Watched> {
+    const { context, page } =
+      axe || fresh
+        ? await (async () => {
+            const ctx = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, serviceWorkers: 'block', bypassCSP: axe });
+            if (!fresh)
+              await ctx.addInitScript((lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng), locale);
+            return { context: ctx, page: await ctx.newPage() };
+          })()
+        : await phonePage(browser, sys.url, locale);
     const errors: string[] = [];
     let userReads = 0;
     let documents = 0;
@@ -161,6 +176,69 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     }
   });
 
+  /** Marks the painted h1 so the test can tell whether hydration adopted it or replaced it. */
+  const markHeading = (page: Page) =>
+    page.evaluate(() => {
+      (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')!.prerenderedNode = true;
+    });
+  const headingAdopted = (page: Page) =>
+    page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelector('h1')?.prerenderedNode);
+
+  it('paints a returning visitor\'s language (the cookie set when they chose it) before any script, and hydrates it without switching', async () => {
+    // The visitor chose English on an earlier visit: localStorage and the cookie remember it.
+    const w = await open('en');
+    await w.context.addCookies([{ name: 'locale', value: 'en', domain: new URL(sys.url).hostname, path: '/' }]);
+    const release = await holdScripts(w.page);
+    await w.page.goto('/', { waitUntil: 'commit' });
+    await w.page.locator('footer').waitFor({ state: 'attached' });
+    await expect(w.page.locator('h1').textContent()).resolves.toBe(en.landing.hero.title);
+    await expect(w.page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    await markHeading(w.page);
+    release();
+    await isHydrated('h1')(w.page);
+    await expect(headingAdopted(w.page)).resolves.toBe(true);
+    await expect(w.page.locator('h1').textContent()).resolves.toBe(en.landing.hero.title);
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+
+  it('remembers a language chosen on the page in a cookie, so the next visit paints in it (Urdu right to left)', async () => {
+    const w = await open('pt', { fresh: true });
+    await w.page.goto('/?lng=ur');
+    await isHydrated('h1')(w.page);
+    const cookies = await w.context.cookies();
+    expect(cookies.find((c) => c.name === 'locale')?.value).toBe('ur');
+    const release = await holdScripts(w.page);
+    await w.page.goto('/privacy', { waitUntil: 'commit' });
+    await w.page.locator('h1').waitFor({ state: 'attached' });
+    await expect(w.page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await expect(w.page.locator('h1').textContent()).resolves.toBe(ur.legal.privacy.title);
+    release();
+    await isHydrated('h1')(w.page);
+    expect(w.errors).toEqual([]);
+    await w.context.close();
+  });
+
+  it('hydrates the sign-up view the landing page links to, in the language its URL names', async () => {
+    for (const [url, texts] of [
+      ['/auth?signup=true', pt],
+      ['/auth?signup=true&lng=en&utm_source=mail', en],
+    ] as const) {
+      const w = await open('pt');
+      const release = await holdScripts(w.page);
+      await w.page.goto(url, { waitUntil: 'commit' });
+      await w.page.locator('form').waitFor({ state: 'attached' });
+      await expect(w.page.locator('h1').textContent()).resolves.toBe(texts.auth.signup.title);
+      await markHeading(w.page);
+      release();
+      await isHydrated('form')(w.page);
+      await expect(headingAdopted(w.page)).resolves.toBe(true);
+      expect(w.errors).toEqual([]);
+      expect(w.userReads()).toBe(0);
+      await w.context.close();
+    }
+  });
+
   it('switches a visitor who chose another language to it, without an error', async () => {
     const w = await open('en');
     await w.page.goto('/');
@@ -168,6 +246,35 @@ describe('delivery: pre-rendered pages hydrate in the browser', () => {
     await expect(w.page.locator('html').getAttribute('lang')).resolves.toBe('en');
     expect(w.errors).toEqual([]);
     await w.context.close();
+  });
+
+  it('paints the signed-in shell (header, bottom bar, a busy skeleton) before any script, then the page in its place', async () => {
+    const client = sys.client();
+    await signUp(client, sys.mail);
+    for (const locale of ['pt', 'ur'] as const) {
+      const texts = locale === 'pt' ? pt : ur;
+      const w = await open(locale, { axe: true });
+      const host = new URL(sys.url).hostname;
+      await w.context.addCookies([
+        ...[...client.cookies].map(([name, value]) => ({ name, value, domain: host, path: '/' })),
+        { name: 'locale', value: locale, domain: host, path: '/' },
+      ]);
+      const release = await holdScripts(w.page);
+      await w.page.goto('/dashboard', { waitUntil: 'commit' });
+      const shell = w.page.getByTestId('signed-in-shell');
+      await shell.waitFor({ state: 'visible' });
+      await expect(shell.getAttribute('aria-busy')).resolves.toBe('true');
+      await expect(w.page.getByRole('status').textContent()).resolves.toBe(texts.common.loading);
+      await expect(w.page.getByRole('navigation', { name: texts.nav.label }).isVisible()).resolves.toBe(true);
+      await expect(w.page.locator('html').getAttribute('dir')).resolves.toBe(locale === 'ur' ? 'rtl' : 'ltr');
+      expect(await wcagViolations(w.page)).toEqual([]);
+      release();
+      await expectVisible(w.page.getByTestId('points-balance'));
+      await expect(w.page.locator('main').getAttribute('aria-busy')).resolves.toBeNull();
+      expect(w.userReads()).toBe(1);
+      expect(w.errors).toEqual([]);
+      await w.context.close();
+    }
   });
 
   it('reads the session once per page load when signed in, and sends the user from / to the dashboard', async () => {

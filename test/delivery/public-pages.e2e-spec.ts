@@ -11,7 +11,7 @@ const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /**
  * What a search engine or a phone on a slow network gets before any script runs: the public pages
- * pre-rendered in Portuguese with their head tags, robots.txt and the sitemap. Needs the built SPA
+ * pre-rendered in every language with their head tags, the signed-in shell, robots.txt and the sitemap. Needs the built SPA
  * (`npm run build -w @esim/frontend`).
  */
 describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () => {
@@ -75,22 +75,87 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
     }
   });
 
-  it('leaves signed-in pages, other languages and anyone with a session to the browser', async () => {
+  it('pre-renders every public entry in every language: the landing page per ?lng=, the sign-up and sign-in views, Urdu right to left', async () => {
+    for (const locale of LOCALES) {
+      const texts = JSON.parse(readFileSync(path.resolve(__dirname, `../../frontend/src/i18n/locales/${locale}.json`), 'utf8'));
+      const landing = (await rawGet(sys.url, locale === 'pt' ? '/' : `/?lng=${locale}`)).text();
+      expect(landing).toContain(`<div id="root" data-session="none" data-prerendered="${locale}">`);
+      expect(landing).toContain(`<html lang="${locale}" dir="${locale === 'ur' ? 'rtl' : 'ltr'}">`);
+      expect(landing.search(new RegExp(`<h1[^>]*>${html(texts.landing.hero.title)}</h1>`))).toBeGreaterThan(0);
+      expect(landing).toContain(`<link rel="canonical" href="${sys.url}/${locale === 'pt' ? '' : `?lng=${locale}`}" />`);
+
+      const signup = (await rawGet(sys.url, `/auth?signup=true&lng=${locale}`)).text();
+      expect(signup).toContain(`data-prerendered="${locale}"`);
+      expect(signup).toContain(`<title>${html(texts.auth.signup.title)} · Dados Grátis</title>`);
+      expect(signup.indexOf(html(texts.auth.signup.submit))).toBeGreaterThan(0);
+      expect(signup.indexOf(html(texts.auth.signup.submit))).toBeLessThan(signup.indexOf('<script'));
+    }
+    // The landing page's sign-up target, and the sign-in link, in the default language; campaign
+    // tags and the order of parameters do not matter.
+    for (const url of ['/auth?signup=true', '/auth?utm_source=ads&signup=true', '/auth?signup=true&lng=pt&gclid=x']) {
+      const page = (await rawGet(sys.url, url)).text();
+      expect(page).toContain('data-prerendered="pt"');
+      expect(page).toContain(`<title>${html(pt.auth.signup.title)} · Dados Grátis</title>`);
+    }
+    const login = (await rawGet(sys.url, '/auth?login=true')).text();
+    expect(login).toContain('data-prerendered="pt"');
+    expect(login.indexOf(html(pt.auth.login.submit))).toBeGreaterThan(0);
+  });
+
+  it("sends a returning visitor the page in the language they chose (the locale cookie), unless the URL names one", async () => {
+    const en = JSON.parse(readFileSync(path.resolve(__dirname, '../../frontend/src/i18n/locales/en.json'), 'utf8'));
+    const english = await rawGet(sys.url, '/', { cookie: 'locale=en' });
+    expect(english.text()).toContain('data-prerendered="en"');
+    expect(english.text()).toContain('<html lang="en" dir="ltr">');
+    expect(english.text()).toContain(`<link rel="canonical" href="${sys.url}/?lng=en" />`);
+    expect(english.text().indexOf(html(en.landing.hero.title))).toBeGreaterThan(0);
+    expect(english.headers.vary).toMatch(/cookie/i);
+    // Urdu from the first paint: its direction too.
+    expect((await rawGet(sys.url, '/privacy', { cookie: 'theme=dark; locale=ur' })).text()).toContain('<html lang="ur" dir="rtl">');
+    // The URL's language wins over the cookie; an unknown cookie value is ignored.
+    expect((await rawGet(sys.url, '/?lng=pt', { cookie: 'locale=en' })).text()).toContain('data-prerendered="pt"');
+    expect((await rawGet(sys.url, '/', { cookie: 'locale=xx' })).text()).toContain('data-prerendered="pt"');
+  });
+
+  it('sends a request with a session cookie the signed-in shell of the page it asked for: header, bottom bar, a busy skeleton', async () => {
+    const cookie = 'theme=dark; sid=s%3Aabc.def';
+    for (const [pathname, active] of [
+      ['/dashboard', '/dashboard'],
+      ['/history', '/history'],
+      ['/', '/dashboard'],
+    ] as const) {
+      const res = await rawGet(sys.url, pathname, { cookie });
+      const page = res.text();
+      expect(res.headers.vary).toMatch(/cookie/i);
+      expect(page).toContain('<div id="root" data-shell>');
+      expect(page).toMatch(/<header class="app-header">/);
+      expect(page).toMatch(/<main id="main" aria-busy="true"[^>]*>/);
+      expect(page).toContain(`<p role="status" class="visually-hidden">${html(pt.common.loading)}</p>`);
+      expect(page).toMatch(new RegExp(`<a aria-current="page" href="${active}"`));
+      expect(page.indexOf('<nav')).toBeLessThan(page.indexOf('<script'));
+      // Shells are never hydrated nor indexed: no data-prerendered, no canonical of their own.
+      expect(page).not.toContain('data-prerendered');
+    }
+    // Pages without the bottom bar have none in their shell either; the remembered language applies.
+    const iccid = (await rawGet(sys.url, '/iccid', { cookie: `${cookie}; locale=ur` })).text();
+    expect(iccid).toContain('<html lang="ur" dir="rtl">');
+    expect(iccid).toContain('data-shell');
+    expect(iccid).not.toContain('<nav');
+  });
+
+  it('leaves unknown query strings and signed-in pages without a session to the browser', async () => {
     const dashboard = (await rawGet(sys.url, '/dashboard')).text();
     expect(dashboard).toContain('<div id="root" data-session="none"></div>');
     expect(dashboard).not.toContain('rel="canonical"');
     expect(dashboard).toMatch(/<meta name="description" content="[^"]+" \/>/);
 
-    // ?lng=en is the English page of the same URL: the shell (the browser renders English), canonical to itself.
-    const english = (await rawGet(sys.url, '/?lng=en')).text();
-    expect(english).toContain('<div id="root" data-session="none"></div>');
-    expect(english).toContain(`<link rel="canonical" href="${sys.url}/?lng=en" />`);
-    expect(english).toContain(`<link rel="alternate" hreflang="pt" href="${sys.url}/" />`);
+    // A view the build did not pre-render: the shell, canonical to the page in its language.
+    const unknown = (await rawGet(sys.url, '/auth?mode=other&lng=en')).text();
+    expect(unknown).toContain('<div id="root" data-session="none"></div>');
+    expect(unknown).toContain(`<link rel="canonical" href="${sys.url}/auth?lng=en" />`);
+    expect(unknown).toContain(`<link rel="alternate" hreflang="pt" href="${sys.url}/auth" />`);
 
-    // A session cookie (maybe signed in): the shell, and the SPA asks GET /api/user.
-    const withSession = await rawGet(sys.url, '/', { cookie: 'theme=dark; sid=s%3Aabc.def' });
-    expect(withSession.text()).toContain('<div id="root"></div>');
-    expect(withSession.headers.vary).toMatch(/cookie/i);
+    // Another cookie that merely ends in the session cookie's name is no session.
     expect((await rawGet(sys.url, '/', { cookie: 'other_sid=1' })).text()).toContain('data-prerendered="pt"');
   });
 

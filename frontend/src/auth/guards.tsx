@@ -1,19 +1,20 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { SignedInShell } from '../components/SignedInShell';
 import { FullPageSpinner } from '../ui';
 import { useAuth } from './AuthProvider';
 
 /**
- * Protected pages: a centred spinner while the session loads; without a user, /auth (or / right
- * after signing out or deleting the account).
+ * Protected pages: the signed-in shell (header, bottom bar, the page's skeleton) while the session
+ * or the page's code loads — the same frame the gateway's first paint shows (SignedInShell) — then
+ * the page; without a user, /auth (or / right after signing out or deleting the account).
  */
 export function RequireAuth({ children }: { children?: ReactNode }) {
   const { status, signedOutRedirect } = useAuth();
-  const { t } = useTranslation();
-  if (status === 'loading') return <FullPageSpinner label={t('common.loading')} />;
+  if (status === 'loading') return <SignedInShell />;
   if (status === 'signedOut') return <Navigate to={signedOutRedirect} replace />;
-  return children ?? <Outlet />;
+  return <Suspense fallback={<SignedInShell />}>{children ?? <Outlet />}</Suspense>;
 }
 
 /**

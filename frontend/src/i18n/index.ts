@@ -1,7 +1,7 @@
 import i18n from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, LOCALES, RTL_LOCALES, isLocale, pickLocale, type Locale } from '@esim/contracts';
+import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, RTL_LOCALES, isLocale, pickLocale, type Locale } from '@esim/contracts';
 
 export const LOCALE_STORAGE_KEY = 'locale';
 
@@ -14,7 +14,16 @@ function readStoredLocale(): Locale | null {
   }
 }
 
+/** A year: the choice outlives the session, as localStorage does. */
+const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+/**
+ * Remembers the choice in localStorage (read here) and in a cookie (read by the gateway, which
+ * sends the page pre-rendered in that language: services/gateway/src/http/spa-documents.ts).
+ */
 export function storeLocale(locale: Locale): void {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE}; SameSite=Lax${secure}`;
   try {
     window.localStorage.setItem(LOCALE_STORAGE_KEY, locale);
   } catch {
@@ -35,7 +44,11 @@ export function detectInitialLocale(): Locale {
     storeLocale(locale);
     return locale;
   }
-  return readStoredLocale() ?? DEFAULT_LOCALE;
+  const stored = readStoredLocale();
+  // A choice remembered before the cookie existed (or a cookie the browser dropped): written
+  // again, so the next visit's first paint is already in that language.
+  if (stored && !new RegExp(`(?:^|; )${LOCALE_COOKIE}=${stored}(?:;|$)`).test(document.cookie)) storeLocale(stored);
+  return stored ?? DEFAULT_LOCALE;
 }
 
 export function isRtl(locale: string): boolean {

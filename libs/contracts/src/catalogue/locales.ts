@@ -3,6 +3,12 @@ export const LOCALES = ['pt', 'es', 'en', 'fr', 'de', 'it', 'ru', 'ja', 'ko', 'z
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';
 export const RTL_LOCALES: readonly Locale[] = ['ur'];
+/**
+ * The cookie that remembers the interface language the visitor chose (the SPA sets it with
+ * localStorage), so the gateway can send a returning visitor the page pre-rendered in that
+ * language: nothing switches language or direction after the first paint.
+ */
+export const LOCALE_COOKIE = 'locale';
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);

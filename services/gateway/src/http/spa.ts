@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { Logger } from '@nestjs/common';
+import { LOCALE_COOKIE } from '@esim/contracts';
 import { sendRepresentation, SpaDocuments } from './spa-documents';
 import { staticFiles } from './static-files';
 
@@ -22,8 +23,9 @@ export interface SpaOptions {
 
 /**
  * Serves the built SPA: hashed assets precompressed and cached for a year, the pre-rendered
- * public pages to visitors, the client-rendered shell for every other page path (HTML is always
- * revalidated), and /robots.txt and /sitemap.xml.
+ * public pages in the visitor's language, the pre-rendered signed-in shell to a request with a
+ * session cookie, the client-rendered shell for every other page path (HTML is always
+ * revalidated), and /robots.txt and /sitemap.xml (spa-documents.ts).
  */
 export function serveSpa(app: Express, opts: SpaOptions): void {
   const log = new Logger('Spa');
@@ -39,10 +41,12 @@ export function serveSpa(app: Express, opts: SpaOptions): void {
   app.get('/robots.txt', (req, res) => sendRepresentation(req, res, documents.robots, 'public, max-age=3600'));
   app.get('/sitemap.xml', (req, res) => sendRepresentation(req, res, documents.sitemap, 'public, max-age=3600'));
   const sessionCookie = new RegExp(`(?:^|;\\s*)${opts.sessionCookie.replace(/[^\w-]/g, '\\$&')}=`);
+  const localeCookie = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([\\w-]+)`);
   app.get(/.*/, (req: Request, res: Response, next: NextFunction) => {
     if (SERVER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
-    const hasSession = sessionCookie.test(req.get('cookie') ?? '');
-    // Which document a path gets depends on the session cookie, so shared caches must key on it.
-    sendRepresentation(req, res, documents.document(req, hasSession), 'no-cache', 'Accept-Encoding, Cookie');
+    const cookies = req.get('cookie') ?? '';
+    const hasSession = sessionCookie.test(cookies);
+    // Which document a path gets depends on the session and language cookies, so shared caches must key on them.
+    sendRepresentation(req, res, documents.document(req, hasSession, localeCookie.exec(cookies)?.[1]), 'no-cache', 'Accept-Encoding, Cookie');
   });
 }
