@@ -136,7 +136,7 @@ export class ServicePlatformModule {
           {
             provide: DataSource,
             useFactory: async () => {
-              const ds = await openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE, poolMin: config.DB_POOL_MIN, backendFlushAfterKb: config.DB_BACKEND_FLUSH_AFTER_KB, applicationName: name, onWait: (what, err, retryInMs) => new Logger('Startup').warn(`waiting for ${what}: ${err.message}; retrying in ${retryInMs} ms`) });
+              const ds = await openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE, poolMin: config.DB_POOL_MIN, backendFlushAfterKb: config.DB_BACKEND_FLUSH_AFTER_KB, migrationLockTimeoutMs: config.DB_MIGRATION_LOCK_TIMEOUT_MS, migrationStatementTimeoutMs: config.DB_MIGRATION_STATEMENT_TIMEOUT_MS, applicationName: name, onWait: (what, err, retryInMs) => new Logger('Startup').warn(`waiting for ${what}: ${err.message}; retrying in ${retryInMs} ms`) });
               // afterCommit (domain counters) hears of commits through it.
               ds.subscribers.push(new CommitHooks());
               return ds;

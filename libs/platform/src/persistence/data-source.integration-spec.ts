@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { DataSource, Entity, PrimaryGeneratedColumn, QueryRunner } from 'typeorm';
 import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
-import { openDataSource } from './data-source';
+import { MigrationTimeoutError, openDataSource } from './data-source';
 
 /** A new schema for one describe's DataSources (pushed to `opened`): dropped, and they closed, after it. */
 function freshSchema(prefix: string): { schema: string; opened: DataSource[] } {
@@ -199,5 +199,112 @@ describe('connections that say whose they are', () => {
     );
     expect(new Set(seen.map(([row]) => row.pid)).size).toBe(2);
     expect(seen.map(([row]) => row.name)).toEqual(['rewards', 'rewards']);
+  }, 60_000);
+});
+
+/**
+ * A rolling deploy starts the new release's replicas while the old ones still run: a migration
+ * that needs a table's lock can meet an old replica's long transaction on it. Waiting for it
+ * without limit held every other query on that table behind the migration's queued lock and ran
+ * the start past its probe; the migration now gives up after DB_MIGRATION_LOCK_TIMEOUT_MS, rolled
+ * back whole, and the next start applies it.
+ */
+describe('a start-up migration that meets a lock held elsewhere', () => {
+  const { schema, opened } = freshSchema('locked');
+
+  class CreateThings1900000000000 {
+    name = 'CreateThings1900000000000';
+    async up(q: QueryRunner) {
+      await q.query('CREATE TABLE things (id int PRIMARY KEY)');
+    }
+    async down() {}
+  }
+  /** Writes a table of its own first, then needs the lock: a half-applied run would leave `notes`. */
+  class AlterThings1900000000001 {
+    name = 'AlterThings1900000000001';
+    async up(q: QueryRunner) {
+      await q.query('CREATE TABLE notes (id int PRIMARY KEY)');
+      await q.query('ALTER TABLE things ADD COLUMN label text');
+    }
+    async down() {}
+  }
+  class SlowBackfill1900000000002 {
+    name = 'SlowBackfill1900000000002';
+    async up(q: QueryRunner) {
+      await q.query('CREATE TABLE backfilled (id int PRIMARY KEY)');
+      await q.query('SELECT pg_sleep(5)');
+    }
+    async down() {}
+  }
+
+  const applied = async (ds: DataSource) => (await ds.query(`SELECT name FROM "${schema}".migrations ORDER BY id`)).map((r: { name: string }) => r.name);
+  const exists = async (ds: DataSource, table: string) => (await ds.query('SELECT to_regclass($1) AS t', [`"${schema}".${table}`]))[0].t !== null;
+  const column = async (ds: DataSource) =>
+    (await ds.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'things' AND column_name = 'label'`, [schema]))[0].n;
+
+  it('gives up after the lock timeout with a clear error, applies nothing of that migration, and applies it on the next start', async () => {
+    const first = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [CreateThings1900000000000] });
+    opened.push(first);
+
+    // An old replica's long transaction that has read the table: it holds ACCESS SHARE until it ends.
+    const old = new Client({ connectionString: TEST_DATABASE_URL });
+    await old.connect();
+    await old.query('BEGIN');
+    await old.query(`SELECT count(*) FROM "${schema}".things`);
+
+    const started = Date.now();
+    const failure = await openDataSource({
+      url: TEST_DATABASE_URL,
+      schema,
+      entities: [],
+      migrations: [CreateThings1900000000000, AlterThings1900000000001],
+      migrationLockTimeoutMs: 300,
+    }).then(
+      (ds) => {
+        opened.push(ds);
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(MigrationTimeoutError);
+    expect((failure as Error).message).toMatch(/waited 300 ms for a lock and gave up \(DB_MIGRATION_LOCK_TIMEOUT_MS\)/);
+    // It gave up at its timeout, not when the holder let go.
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    // Nothing of the migration that gave up: not recorded, its first table rolled back with it.
+    expect(await applied(first)).toEqual(expect.not.arrayContaining(['AlterThings1900000000001']));
+    expect(await exists(first, 'notes')).toBe(false);
+    expect(await column(first)).toBe(0);
+    // The migration lock was let go: the next start is not held by the one that gave up.
+    await old.query('COMMIT');
+    await old.end();
+
+    const next = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: [CreateThings1900000000000, AlterThings1900000000001] });
+    opened.push(next);
+    expect(await applied(next)).toEqual(expect.arrayContaining(['CreateThings1900000000000', 'AlterThings1900000000001']));
+    expect(await exists(next, 'notes')).toBe(true);
+    expect(await column(next)).toBe(1);
+    // The pool's connections carry no migration timeout afterwards.
+    expect((await next.query('SHOW lock_timeout'))[0].lock_timeout).toBe('0');
+  }, 60_000);
+
+  it('cancels a statement that runs past the statement timeout, and applies nothing of it', async () => {
+    const failure = await openDataSource({
+      url: TEST_DATABASE_URL,
+      schema,
+      entities: [],
+      migrations: [CreateThings1900000000000, AlterThings1900000000001, SlowBackfill1900000000002],
+      migrationStatementTimeoutMs: 300,
+    }).then(
+      (ds) => {
+        opened.push(ds);
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(MigrationTimeoutError);
+    expect((failure as Error).message).toMatch(/ran longer than 300 ms and was cancelled \(DB_MIGRATION_STATEMENT_TIMEOUT_MS\)/);
+    expect(await exists(opened[0], 'backfilled')).toBe(false);
+    expect(await applied(opened[0])).toEqual(expect.not.arrayContaining(['SlowBackfill1900000000002']));
   }, 60_000);
 });

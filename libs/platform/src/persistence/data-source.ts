@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { DataSource, EntitySchema, MixedList, QueryRunner } from 'typeorm';
+import { DataSource, EntitySchema, MigrationExecutor, MixedList, QueryRunner } from 'typeorm';
 import { MESSAGING_MIGRATIONS } from './messaging-tables.migration';
 import { OutboxEventEntity } from '../messaging/outbox-event.entity';
 import { InboxEventEntity } from '../messaging/inbox-event.entity';
@@ -26,6 +26,15 @@ export interface PersistenceOptions {
    * connection it is; every service shares one database. An application_name in the URL wins.
    */
   applicationName?: string;
+  /**
+   * Postgres' lock_timeout for the start-up migrations, in ms (DB_MIGRATION_LOCK_TIMEOUT_MS): a
+   * migration that waits longer for a table's lock (a long transaction of a replica still running
+   * the previous release) gives up with MigrationTimeoutError instead of queueing every query on
+   * that table behind its own wait. Default 10 s; 0 waits forever (Postgres' default).
+   */
+  migrationLockTimeoutMs?: number;
+  /** Postgres' statement_timeout for the start-up migrations, in ms (DB_MIGRATION_STATEMENT_TIMEOUT_MS). Default 60 s; 0: none. */
+  migrationStatementTimeoutMs?: number;
   /** Told each time the database cannot be reached yet at start (the default logs nothing; the platform module logs). */
   onWait?: (what: string, err: Error, retryInMs: number) => void;
 }
@@ -136,6 +145,49 @@ async function takeMigrationLock(runner: QueryRunner, key: string): Promise<void
   }
 }
 
+/** The defaults of the migration timeouts (PersistenceOptions, DB_MIGRATION_*_TIMEOUT_MS). */
+export const MIGRATION_TIMEOUT_MS = { lock: 10_000, statement: 60_000 } as const;
+
+/**
+ * A start-up migration that waited longer than its lock_timeout or ran longer than its
+ * statement_timeout: its transaction rolled back (a migration with `transaction = false` is
+ * written to be re-run), the ones before it stay applied, and the service stops with this message
+ * (exit 1, runService) to be restarted and try again.
+ */
+export class MigrationTimeoutError extends Error {
+  constructor(schema: string, what: 'lock' | 'statement', limitMs: number, cause: unknown) {
+    const message =
+      what === 'lock'
+        ? `a migration of schema ${schema} waited ${limitMs} ms for a lock and gave up (DB_MIGRATION_LOCK_TIMEOUT_MS): another session holds a lock on a table it changes (see pg_locks / pg_stat_activity); nothing of that migration was applied, the service will try again when restarted`
+        : `a migration of schema ${schema} ran longer than ${limitMs} ms and was cancelled (DB_MIGRATION_STATEMENT_TIMEOUT_MS): nothing of that migration was applied; move long backfills out of start-up (docs/operations.md, "Schema changes during a rolling deploy")`;
+    super(message, { cause });
+    this.name = 'MigrationTimeoutError';
+  }
+}
+
+/** Runs the pending migrations on `runner`, whose session carries the timeouts, one transaction each. */
+async function runMigrationsWithTimeouts(ds: DataSource, runner: QueryRunner, opts: PersistenceOptions): Promise<void> {
+  const lockMs = opts.migrationLockTimeoutMs ?? MIGRATION_TIMEOUT_MS.lock;
+  const statementMs = opts.migrationStatementTimeoutMs ?? MIGRATION_TIMEOUT_MS.statement;
+  // Session settings (not SET LOCAL): they hold for every migration's transaction on this connection,
+  // and are reset below before the connection goes back to the pool.
+  await runner.query(`SET lock_timeout = ${Math.trunc(lockMs)}`);
+  await runner.query(`SET statement_timeout = ${Math.trunc(statementMs)}`);
+  try {
+    const executor = new MigrationExecutor(ds, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
+  } catch (err) {
+    const { code } = postgresError(err);
+    if (code === PG_ERROR.lockNotAvailable) throw new MigrationTimeoutError(opts.schema, 'lock', lockMs, err);
+    if (code === PG_ERROR.queryCanceled) throw new MigrationTimeoutError(opts.schema, 'statement', statementMs, err);
+    throw err;
+  } finally {
+    await runner.query('RESET lock_timeout').catch(() => undefined);
+    await runner.query('RESET statement_timeout').catch(() => undefined);
+  }
+}
+
 /**
  * Opens the service's DataSource: database created if missing, then schema and migrations under
  * an advisory lock so that replicas starting together do not race.
@@ -162,7 +214,7 @@ async function openOnce(opts: PersistenceOptions): Promise<DataSource> {
       // Under the lock too: two CREATE SCHEMA IF NOT EXISTS at once can both find it missing, and
       // the second fails on pg_namespace's unique index (data-source.integration-spec.ts).
       await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-      await ds.runMigrations({ transaction: 'each' });
+      await runMigrationsWithTimeouts(ds, runner, opts);
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${opts.schema}`]);
     }

@@ -8,6 +8,10 @@ export const PG_ERROR = {
   checkViolation: '23514',
   invalidCatalogName: '3D000',
   duplicateDatabase: '42P04',
+  /** lock_timeout expired. */
+  lockNotAvailable: '55P03',
+  /** statement_timeout expired (or the statement was cancelled). */
+  queryCanceled: '57014',
 } as const;
 
 /** The fields of a Postgres error the services read. */
