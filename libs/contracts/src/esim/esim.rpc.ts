@@ -33,6 +33,7 @@ export const giftRecordSchema = z.object({
   deliveredAt: z.string().nullable(),
 });
 export type GiftRecord = z.infer<typeof giftRecordSchema>;
+
 /**
  * Admin gifts in GB as granted: pending (not claimed yet) plus claimed (a claim running or
  * delivered) make up what was granted. A claim uses up the whole gift, so a 5GB gift claimed for a
@@ -42,6 +43,7 @@ export const adminGiftTallySchema = z.object({
   giftsGrantedGB: z.number().int(),
   giftsClaimedGB: z.number().int(),
   giftsPendingGB: z.number().int(),
+});
 export type AdminGiftTally = z.infer<typeof adminGiftTallySchema>;
 
 /** Where an admin gift stands for its user: waiting to be claimed, claimed (its eSIM on the way), or delivered. */
@@ -50,11 +52,16 @@ export type AdminGiftState = (typeof ADMIN_GIFT_STATES)[number];
 
 /** One admin gift as the user's history shows it. */
 export const adminGiftRecordSchema = z.object({
+  giftId: z.string().uuid(),
   /** What the admin granted. */
+  amountGB: z.number().int(),
   planTier: z.enum(REDEEMABLE_PLAN_TIERS),
   state: z.enum(ADMIN_GIFT_STATES),
+  grantedAt: z.string(),
   /** Delivered: the plan it was claimed for (at most the gift's worth) and when it reached the line. */
   deliveredGB: z.number().int().nullable(),
+  deliveredAt: z.string().nullable(),
+});
 export type AdminGiftRecord = z.infer<typeof adminGiftRecordSchema>;
 
 export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
