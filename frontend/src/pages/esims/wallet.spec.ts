@@ -13,6 +13,7 @@ const purchase = (over: Partial<EsimPurchase>): EsimPurchase => ({
   currency: 'USD',
   country: 'BR',
   paymentIntentId: 'pi_1',
+  paymentMethod: 'card',
   status: 'activated',
   iccid: '8900000000000000011',
   lpaCode: 'LPA:1$smdp$bought',
