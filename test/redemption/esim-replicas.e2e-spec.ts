@@ -83,7 +83,8 @@ describe('esim with two replicas against the KeepGo emulator', () => {
     kim = await signUpRedeemer(sys);
     buyer = sys.client();
     await signUp(buyer, sys.mail, { name: 'Bia' });
-  });
+    // The whole product and a second esim process, on a machine that may be loaded.
+  }, 180_000);
   afterAll(async () => {
     await replica?.stop();
     await sys?.stop();

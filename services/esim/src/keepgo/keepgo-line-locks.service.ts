@@ -4,8 +4,6 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { EsimProviderException } from './esim-provider.exception';
 import { KEEPGO_SETTINGS, KeepGoSettings } from './keepgo-settings';
 
-/** The first key of the two-key advisory locks taken here ('kg'), so they never meet another lock's key. */
-const LINE_LOCK_CLASS = 0x6b67;
 const RETRY_MS = 40;
 
 /**
@@ -24,6 +22,8 @@ const RETRY_MS = 40;
  */
 @Injectable()
 export class KeepGoLineLocks {
+  /** The first key of the two-key advisory locks taken here ('kg'), so they never meet another lock's key. */
+  static readonly LOCK_CLASS = 0x6b67;
   private readonly log = new Logger('KeepGo');
 
   constructor(
@@ -47,7 +47,7 @@ export class KeepGoLineLocks {
     for (;;) {
       const runner = this.db.createQueryRunner();
       try {
-        const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LINE_LOCK_CLASS, iccid]);
+        const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [KeepGoLineLocks.LOCK_CLASS, iccid]);
         if (locked) return runner;
       } catch (err) {
         await runner.release();
@@ -67,7 +67,7 @@ export class KeepGoLineLocks {
    */
   private async releaseLock(runner: QueryRunner, iccid: string): Promise<void> {
     try {
-      await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LINE_LOCK_CLASS, iccid]);
+      await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [KeepGoLineLocks.LOCK_CLASS, iccid]);
       await runner.release();
     } catch (err) {
       this.log.warn(`line ${iccid}: unlock failed (${(err as Error).message}); closing its connection to drop the lock`);

@@ -349,6 +349,43 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
     expect((await control({ mode: 'explode' })).status).toBe(400);
   });
 
+  it('a line another replica holds is not touched until that replica lets go, which its death does', async () => {
+    const esimDb = app.get(DataSource);
+    // Another replica's session, holding the demo line's lock in the middle of its own operation.
+    const otherReplica = esimDb.createQueryRunner();
+    const [{ pid }] = await otherReplica.query('SELECT pg_backend_pid() AS pid');
+    await otherReplica.query('SELECT pg_advisory_lock($1, hashtext($2))', [KeepGoLineLocks.LOCK_CLASS, KEEPGO_DEMO_ICCID]);
+    const settings: KeepGoSettings = {
+      sandbox: true,
+      apiKey: KEEPGO_SANDBOX_API_KEY,
+      accessToken: KEEPGO_SANDBOX_ACCESS_TOKEN,
+      baseUrl: `${base}${KEEPGO_SANDBOX_API_PATH}`,
+      timeoutMs: TIMEOUT_MS,
+      retries: RETRIES,
+      retryBackoffMs: 20,
+      catalogueCacheMs: 0,
+      lookupMaxPages: 1,
+      lineLockWaitMs: 300,
+      pinnedBundles: new Map(),
+    };
+    const replica = new KeepGoEsimProvider(settings, new KeepGoLineLocks(esimDb, settings));
+    const ref = reference();
+
+    const busy = await failure(replica.refill({ iccid: KEEPGO_DEMO_ICCID, plan: '1GB', reference: ref }));
+    expect(busy).toMatchObject({ code: 'unavailable', outcomeUnknown: false });
+    expect(busy.message).toContain('stayed busy');
+    // Nothing was read or sent while the other replica held the line.
+    expect(await requests('GET /line/:iccid/get_details')).toBe(0);
+    expect(await requests('POST /line/:iccid/refill')).toBe(0);
+
+    // The other replica dies (its session ends without unlocking): the line is free at once.
+    await esimDb.query('SELECT pg_terminate_backend($1)', [pid]);
+    await otherReplica.release().catch(() => undefined);
+    const before = await dataOn(KEEPGO_DEMO_ICCID);
+    expect(await replica.refill({ iccid: KEEPGO_DEMO_ICCID, plan: '1GB', reference: ref })).toMatchObject({ reference: ref, amountMb: 1024 });
+    expect(await dataOn(KEEPGO_DEMO_ICCID)).toBe(before + 1024);
+  });
+
   it('a live adapter classifies credentials KeepGo refuses as a definite error and does not retry', async () => {
     const settings: KeepGoSettings = {
       sandbox: false,

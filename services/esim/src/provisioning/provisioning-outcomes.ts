@@ -169,14 +169,14 @@ export class ProvisioningOutcomes {
 
   /**
    * Records, before a new line is ordered, that the order may be at the provider from now on.
-   * Only the attempt that holds the claim can: one whose lease ran out and was claimed again
-   * throws here, and sends nothing.
+   * Only the attempt that holds the claim can: false for one whose lease ran out and that was
+   * claimed again (it must send nothing).
    */
-  async ordering(id: string, attempt: number): Promise<void> {
+  async ordering(id: string, attempt: number): Promise<boolean> {
     const [, changed]: [unknown, number] = await this.uow.run((tx) =>
       tx.manager.query(`UPDATE provisionings SET order_sent_at = now() WHERE id = $1 AND status = 'in_progress' AND attempts = $2`, [id, attempt]),
     );
-    if (changed !== 1) throw new Error(`provisioning ${id}: attempt ${attempt} no longer holds the claim; nothing ordered`);
+    return changed === 1;
   }
 
   /** The order was turned away before the provider did anything: the next attempt may order again. */

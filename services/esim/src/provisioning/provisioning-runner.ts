@@ -55,6 +55,7 @@ export class ProvisioningRunner {
   async run(p: Provisioning): Promise<void> {
     let op: ProviderOperation | null = null;
     let ordered = false;
+    let claimLost = false;
     try {
       if (p.attempts > 1) {
         op = await this.provider.findOperation(
@@ -75,12 +76,20 @@ export class ProvisioningRunner {
               plan: p.planTier,
               reference: p.redemptionId,
               beforeSend: async () => {
-                await this.outcomes.ordering(p.id, p.attempts);
+                if (!(await this.outcomes.ordering(p.id, p.attempts))) {
+                  claimLost = true;
+                  throw new Error(`attempt ${p.attempts} no longer holds the claim`);
+                }
                 ordered = true;
               },
             })
           : await this.provider.refill({ iccid: p.targetIccid!, plan: p.planTier, reference: p.redemptionId });
     } catch (err) {
+      if (claimLost) {
+        // Another worker claimed it after this one's lease ran out: it is that worker's now.
+        this.log.warn(`provisioning ${p.id}: attempt ${p.attempts} lost its claim before ordering; nothing sent, nothing recorded`);
+        return;
+      }
       if (this.stopping) {
         this.log.warn(`provisioning ${p.id}: interrupted by shutdown; the sweeper will ask the provider after restart`);
         return;
