@@ -25,6 +25,7 @@ import { ResendVerificationRpcHandler } from './registration/resend-verification
 import { VerificationCodes } from './registration/verification-codes';
 import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetVersionedUserRpcHandler } from './users/get-versioned-user.rpc-handler';
+import { GetPublicNamesRpcHandler } from './users/get-public-names.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
 import { ManagePasskeysRpcHandler } from './passkeys/manage-passkeys.rpc-handler';
@@ -62,6 +63,7 @@ export class IdentityModule {
         ResendVerificationRpcHandler,
         GetVersionedUserRpcHandler,
         GetRecipientRpcHandler,
+        GetPublicNamesRpcHandler,
         LoginRpcHandler,
         ForgotPasswordRpcHandler,
         ResetPasswordRpcHandler,
