@@ -14,6 +14,7 @@ import { PasswordHasher } from './credentials/password-hasher';
 import { LoginRpcHandler } from './login/login.rpc-handler';
 import { ForgotPasswordRpcHandler } from './password-reset/forgot-password.rpc-handler';
 import { PasswordResetAskedEventHandler } from './password-reset/password-reset-asked.event-handler';
+import { AccountDeletedEventHandler } from './profile/account-deleted.event-handler';
 import { ResetPasswordRpcHandler } from './password-reset/reset-password.rpc-handler';
 import { IDENTITY_ENTITIES, IDENTITY_MIGRATIONS } from './persistence';
 import { ConfirmEmailChangeRpcHandler } from './profile/confirm-email-change.rpc-handler';
@@ -82,7 +83,7 @@ export class IdentityModule {
         PasskeySignInRpcHandler,
         ManagePasskeysRpcHandler,
       ],
-      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
+      providers: [UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
     };
   }
 }
