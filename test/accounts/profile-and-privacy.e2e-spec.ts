@@ -194,8 +194,13 @@ describe('profile, settings and account deletion', () => {
       ]);
       expect(rows[0]).toMatchObject({ email: `deleted-${user.id}@invalid`, name: null, phone: null, password_hash: null });
       expect(rows[0].deleted_at).toBeInstanceOf(Date);
-      const deleted = await sys.identityDb.query('SELECT envelope FROM outbox_events WHERE routing_key = $1', [AccountDeleted.routingKey]);
-      expect(deleted.rows.map((r) => r.envelope.payload.userId)).toContain(user.id);
+      // AccountDeleted went out: identity hears it too (and then erases its published rows naming the user).
+      await waitFor(
+        async () => (await sys.identityDb.query('SELECT 1 FROM inbox_events WHERE event_type = $1', [AccountDeleted.routingKey])).rows.length > 0,
+        { what: 'AccountDeleted to be published and applied' },
+      );
+      const left = await sys.identityDb.query(`SELECT 1 FROM outbox_events WHERE published_at IS NOT NULL AND envelope::text LIKE '%' || $1 || '%'`, [user.id]);
+      expect(left.rows).toEqual([]);
 
       const again = await signUp(sys.client(), sys.mail, { email: user.email, password: 'a new life password' });
       expect(again.id).not.toBe(user.id);

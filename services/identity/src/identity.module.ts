@@ -14,6 +14,7 @@ import { PasswordHasher } from './credentials/password-hasher';
 import { LoginRpcHandler } from './login/login.rpc-handler';
 import { ForgotPasswordRpcHandler } from './password-reset/forgot-password.rpc-handler';
 import { PasswordResetAskedEventHandler } from './password-reset/password-reset-asked.event-handler';
+import { AccountDeletedEventHandler } from './profile/account-deleted.event-handler';
 import { ResetPasswordRpcHandler } from './password-reset/reset-password.rpc-handler';
 import { IDENTITY_ENTITIES, IDENTITY_MIGRATIONS } from './persistence';
 import { ConfirmEmailChangeRpcHandler } from './profile/confirm-email-change.rpc-handler';
@@ -25,6 +26,7 @@ import { ResendVerificationRpcHandler } from './registration/resend-verification
 import { VerificationCodes } from './registration/verification-codes';
 import { VerifyEmailRpcHandler } from './registration/verify-email.rpc-handler';
 import { GetVersionedUserRpcHandler } from './users/get-versioned-user.rpc-handler';
+import { GetPublicNamesRpcHandler } from './users/get-public-names.rpc-handler';
 import { GetRecipientRpcHandler } from './users/get-recipient.rpc-handler';
 import { Users } from './users/users';
 import { ManagePasskeysRpcHandler } from './passkeys/manage-passkeys.rpc-handler';
@@ -65,6 +67,7 @@ export class IdentityModule {
         ResendVerificationRpcHandler,
         GetVersionedUserRpcHandler,
         GetRecipientRpcHandler,
+        GetPublicNamesRpcHandler,
         LoginRpcHandler,
         ForgotPasswordRpcHandler,
         ResetPasswordRpcHandler,
@@ -83,7 +86,7 @@ export class IdentityModule {
         PasskeySignInRpcHandler,
         ManagePasskeysRpcHandler,
       ],
-      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
+      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
     };
   }
 }
