@@ -73,25 +73,27 @@ describe('web app: the invite card', () => {
     await expect(card.getByTestId('invite-code').textContent()).resolves.toBe(code);
     await expectVisible(card.getByText('No friends yet. Share your invitation to bring one.'));
     // Chromium headless has no share sheet here: the link is copied.
-    await page.evaluate(() => Object.defineProperty(navigator, 'share', { value: undefined, configurable: true }));
+    await page.evaluate(() => Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'share', { value: undefined, configurable: true }));
     await card.getByRole('button', { name: 'Share invitation' }).click();
     await expectVisible(page.getByText('Invitation link copied'));
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(link);
+    const readClipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+    await expect(page.evaluate(readClipboard)).resolves.toBe(link);
     expect(await wcagViolations(page)).toEqual([]);
   });
 
   it('uses the platform share sheet where there is one', async () => {
     const { page } = ivoPage;
     await page.goto('/dashboard?lng=en');
+    type Shared = { shared: Array<{ url: string }>; navigator: object };
     await page.evaluate(() => {
-      const shared: unknown[] = [];
-      (window as unknown as { shared: unknown[] }).shared = shared;
-      Object.defineProperty(navigator, 'share', { value: async (data: unknown) => void shared.push(data), configurable: true });
+      const g = globalThis as unknown as Shared;
+      g.shared = [];
+      Object.defineProperty(g.navigator, 'share', { value: async (data: { url: string }) => void g.shared.push(data), configurable: true });
     });
     await page.getByTestId('invite-card').getByRole('button', { name: 'Share invitation' }).click();
     const { link } = (await ivo.client.get('/api/referrals')).json() as { link: string };
-    await waitFor(async () => (await page.evaluate(() => (window as unknown as { shared: Array<{ url: string }> }).shared.length)) === 1, { what: 'the share sheet' });
-    await expect(page.evaluate(() => (window as unknown as { shared: Array<{ url: string }> }).shared[0].url)).resolves.toBe(link);
+    await waitFor(async () => (await page.evaluate(() => (globalThis as unknown as Shared).shared.length)) === 1, { what: 'the share sheet' });
+    await expect(page.evaluate(() => (globalThis as unknown as Shared).shared[0].url)).resolves.toBe(link);
   });
 
   it('lists a friend who signed up through the link, their bonus once paid, and a friend from the inviter’s own browser as not counted', async () => {
