@@ -14,14 +14,16 @@ import { startSystem, System } from '../support/system';
  * The dashboard's invite card in the real web app (docs/earning.md, "Referrals"), on a phone: the
  * code, the share button (the platform share sheet, or the link copied where there is none), a
  * friend who opened the link and signed up (the SPA carries the code to the verification), their
- * bonus once paid, and a friend from the inviter's own browser shown as not counted, with why.
- * axe-core finds no WCAG A/AA violation in English and Urdu. Needs `npm run build -w @esim/frontend` first.
+ * bonus once paid, and a friend from the inviter's own browser shown as not counted, with why;
+ * the admins' linked accounts show the two accounts of that browser. axe-core finds no WCAG A/AA violation in English and Urdu. Needs `npm run build -w @esim/frontend` first.
  */
 describe('web app: the invite card', () => {
   let sys: System;
   let browser: Browser;
   let ivo: SignedUpUser & { client: HttpClient };
   let ivoPage: { context: BrowserContext; page: Page };
+  let admin: SignedUpUser;
+  const ADMIN = uniqueEmail('admin');
 
   async function signedIn(user: SignedUpUser, locale: string): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
@@ -52,7 +54,8 @@ describe('web app: the invite card', () => {
   }
 
   beforeAll(async () => {
-    sys = await startSystem({ serveSpa: true, env: { REFERRAL_BONUS_POINTS: '200' } });
+    sys = await startSystem({ serveSpa: true, env: { REFERRAL_BONUS_POINTS: '200', ADMIN_EMAILS: ADMIN } });
+    admin = await signUp(sys.client(), sys.mail, { email: ADMIN, name: 'Risk Admin' });
     const client = sys.client();
     ivo = { ...(await signUp(client, sys.mail, { name: 'Ivo Inviter', deviceId: randomUUID() })), client };
     browser = await launchBrowser();
@@ -127,6 +130,18 @@ describe('web app: the invite card', () => {
     expect(await wcagViolations(page)).toEqual([]);
     await page.goto('/history?lng=en');
     await expectVisible(page.getByTestId('statement-entry').filter({ hasText: 'Invitation bonus' }));
+  });
+
+  it('shows admins the accounts the shared browser links, with the reason, in English and Urdu', async () => {
+    for (const locale of ['en', 'ur']) {
+      const { context, page } = await signedIn(admin, locale);
+      await page.goto(`/admin?lng=${locale}`);
+      const group = page.getByTestId('linked-group').filter({ hasText: 'Hal Samephone' });
+      await expectVisible(group.getByText('Ivo Inviter'));
+      await expectVisible(group.getByRole('heading', { name: locale === 'en' ? 'Same device' : 'ایک ہی آلہ' }));
+      expect(await wcagViolations(page)).toEqual([]);
+      await context.close();
+    }
   });
 
   it('says the same in Urdu, right to left', async () => {
