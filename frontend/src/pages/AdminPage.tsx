@@ -7,6 +7,7 @@ import { AuditTrail } from './admin/AuditTrail';
 import { CreditClaims } from './admin/CreditClaims';
 import { DeadLetters } from './admin/DeadLetters';
 import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
+import { LinkedAccounts } from './admin/LinkedAccounts';
 import { OperatorQueue } from './admin/OperatorQueue';
 import { StatsCards } from './admin/StatsCards';
 import { SupplierTest } from './admin/SupplierTest';
@@ -46,6 +47,7 @@ function AdminConsole() {
       <UserTable onGift={(target) => setGift({ open: true, target })} />
       <OperatorQueue />
       <CreditClaims />
+      <LinkedAccounts />
       <DeadLetters />
       <AuditTrail />
       <GiftDialog open={gift.open} initialUser={gift.target} onClose={() => setGift({ open: false, target: null })} />

@@ -43,6 +43,7 @@ import { TwoFactorCodes } from './two-factor/two-factor-codes';
 import { TwoFactorSwitch } from './two-factor/two-factor-switch';
 import { VerifyTwoFactorSignInRpcHandler } from './two-factor/verify-two-factor-sign-in.rpc-handler';
 import { DeviceSignals } from './referrals/device-signals';
+import { LinkedAccountsRpcHandler } from './referrals/linked-accounts.rpc-handler';
 import { ReferralProfileRpcHandler } from './referrals/referral-profile.rpc-handler';
 
 @Module({})
@@ -62,6 +63,7 @@ export class IdentityModule {
       ],
       controllers: [
         ReferralProfileRpcHandler,
+        LinkedAccountsRpcHandler,
         RegisterRpcHandler,
         VerifyEmailRpcHandler,
         ResendVerificationRpcHandler,

@@ -4,6 +4,7 @@ import { AccountDeletedEventHandler } from './accounts/account-deleted.event-han
 import { PointsRank } from './admin-points/points-rank';
 import { PointsRankRpcHandler } from './admin-points/points-rank.rpc-handler';
 import { AdminStatsRpcHandler } from './admin-stats/admin-stats.rpc-handler';
+import { ReversalRatesRpcHandler } from './admin-stats/reversal-rates.rpc-handler';
 import { CreditClaimEntity } from './credit-claims/credit-claim.entity';
 import { CreditClaims } from './credit-claims/credit-claims.service';
 import { CreditClaimsRpcHandler } from './credit-claims/credit-claims.rpc-handler';
@@ -63,7 +64,7 @@ export class RewardsModule {
           ],
         }),
       ],
-      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler],
       providers: [
         PointsRank,
         StuckRedemptions,

@@ -8,6 +8,7 @@ export const ADMIN_KEYS = {
   users: ['admin-users'] as const,
   queue: ['/api/admin/operator-queue'] as const,
   claims: ['/api/admin/credit-claims'] as const,
+  linked: ['/api/admin/linked-accounts'] as const,
   deadLetters: ['/api/admin/dead-letters'] as const,
   audit: ['admin-audit'] as const,
 };

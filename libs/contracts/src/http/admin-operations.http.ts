@@ -78,7 +78,36 @@ export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** `GET /api/admin/linked-accounts`: accounts linked by the fraud signals, with each one's reversal rate. */
+export const linkedAccountsResponseSchema = z.object({
+  groups: z.array(
+    z.object({
+      reasons: z.array(z.enum(['shared_device'])),
+      accounts: z.array(
+        z.object({
+          userId: z.string().uuid(),
+          name: z.string(),
+          email: z.string(),
+          disposableEmail: z.boolean(),
+          sharedNetworks: z.number().int(),
+          credits: z.number().int(),
+          reversals: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+});
+export type LinkedAccountsResponse = z.infer<typeof linkedAccountsResponseSchema>;
+
 export const AdminOperationsRoutes = {
+  linkedAccounts: defineRoute({
+    method: 'GET',
+    path: '/api/admin/linked-accounts',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Accounts linked by a shared device, with their other signals (disposable email, shared networks, reversals)',
+    response: linkedAccountsResponseSchema,
+  }),
   operatorQueue: defineRoute({
     method: 'GET',
     path: '/api/admin/operator-queue',

@@ -43,6 +43,27 @@ export const IdentityAdminRpc = {
     z.object({ users: z.array(adminIdentityUserSchema), nextCursor: z.string().nullable(), total: z.number().int().nullable() }),
   ),
   /** The live accounts among these ids (unknown or deleted ones are absent). */
+  /**
+   * Accounts linked by the fraud signals (docs/earning.md, "Fair fraud control"): groups of live
+   * accounts that used one device, each account with its other signals. An address alone links
+   * nothing: `sharedNetworks` only says how many of its sign-up and sign-in networks another
+   * account of the group used too.
+   */
+  linkedAccounts: defineAdminRpc(
+    'identity',
+    'admin-linked-accounts',
+    z.object({ limit: z.number().int().min(1).max(200) }),
+    z.object({
+      groups: z.array(
+        z.object({
+          reasons: z.array(z.enum(['shared_device'])),
+          accounts: z.array(
+            z.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), disposableEmail: z.boolean(), sharedNetworks: z.number().int() }),
+          ),
+        }),
+      ),
+    }),
+  ),
   getUsers: defineAdminRpc(
     'identity',
     'admin-get-users',

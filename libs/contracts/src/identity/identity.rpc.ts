@@ -58,6 +58,8 @@ export const IdentityRpc = {
       locale: localeSchema,
       referralCode: referralCodeSchema.optional(),
       deviceId: deviceIdSchema.optional(),
+      /** The client's address as the gateway resolved it, IPv6 by its /64: a signal, never a link on its own. */
+      network: z.string().max(64).optional(),
     }),
     z.object({ user: identityUserSchema }),
   ),
@@ -71,7 +73,7 @@ export const IdentityRpc = {
   login: defineRpc(
     'identity',
     'login',
-    z.object({ email: loginEmailSchema, password: loginPasswordSchema, deviceId: deviceIdSchema.optional() }),
+    z.object({ email: loginEmailSchema, password: loginPasswordSchema, deviceId: deviceIdSchema.optional(), network: z.string().max(64).optional() }),
     z.object({ user: identityUserSchema, twoFactorRequired: z.boolean() }),
   ),
   /**

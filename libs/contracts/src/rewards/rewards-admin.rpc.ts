@@ -39,6 +39,13 @@ export const RewardsAdminRpc = {
     }),
     z.object({ ranks: z.array(z.object({ userId: z.string().uuid(), points: z.number().int() })), nextCursor: z.string().nullable() }),
   ),
+  /** How many offer-wall credits each user had, and how many of them the walls reversed (a fraud signal). */
+  reversalRates: defineAdminRpc(
+    'rewards',
+    'admin-reversal-rates',
+    z.object({ userIds: z.array(z.string().uuid()).max(1000) }),
+    z.object({ rates: z.array(z.object({ userId: z.string().uuid(), credits: z.number().int(), reversals: z.number().int() })) }),
+  ),
   /** Points redemptions still `processing` long after their reservation: the eSIM side never picked them up. */
   listStuckRedemptions: defineAdminRpc(
     'rewards',

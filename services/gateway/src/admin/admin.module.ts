@@ -9,6 +9,7 @@ import { AdminUsersController } from './admin-users.controller';
 import { CreditClaimsAdminController } from './credit-claims-admin.controller';
 import { AuditController } from './audit.controller';
 import { DeadLettersController } from './dead-letters.controller';
+import { LinkedAccountsController } from './linked-accounts.controller';
 import { KeepgoTestController } from './keepgo-test.controller';
 import { OperatorQueueController } from './operator-queue.controller';
 import { UsersExportController } from './users-export.controller';
@@ -29,6 +30,7 @@ import { UsersExportController } from './users-export.controller';
     DeadLettersController,
     AuditController,
     CreditClaimsAdminController,
+    LinkedAccountsController,
   ],
   providers: [
     AdminGuard,

@@ -29,7 +29,7 @@ export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
     const account: Hit = ['loginAccount', username];
     const network: Hit = ['loginIp', clientNetwork(req)];
     await this.limits.consume(req, network, account);
-    const { user, twoFactorRequired } = await this.rpc.call(IdentityRpc.login, { email: username, password, deviceId: deviceIdOf(req) });
+    const { user, twoFactorRequired } = await this.rpc.call(IdentityRpc.login, { email: username, password, deviceId: deviceIdOf(req), network: clientNetwork(req) });
     if (twoFactorRequired) return { ...user, twoFactorRequired };
     await Promise.all([this.limits.reset(account), this.limits.refund(network)]);
     return user;

@@ -35,7 +35,7 @@ export class RegistrationController {
   @HttpCode(200)
   async verifyEmail(@Req() req: Request, @Body(new ZodPipe(verifyEmailRequestSchema)) body: VerifyEmailRequest): Promise<{ user: UserView }> {
     await this.limits.consume(req, ['verifyIp', clientNetwork(req)]);
-    const { user } = await this.rpc.call(IdentityRpc.verifyEmail, { ...body, locale: requestLocale(req, body.locale), deviceId: deviceIdOf(req) });
+    const { user } = await this.rpc.call(IdentityRpc.verifyEmail, { ...body, locale: requestLocale(req, body.locale), deviceId: deviceIdOf(req), network: clientNetwork(req) });
     await this.sessions.signIn(req, user);
     // The account exists and is signed in now: the answer must not wait on (or fail with) rewards or esim.
     return { user: UserViewService.newAccount(user) };

@@ -28,7 +28,7 @@ export class LoginRpcHandler {
   ) {}
 
   @RpcHandler(IdentityRpc.login)
-  async login({ email, password, deviceId }: RpcRequest<typeof IdentityRpc.login>): Promise<RpcResponse<typeof IdentityRpc.login>> {
+  async login({ email, password, deviceId, network }: RpcRequest<typeof IdentityRpc.login>): Promise<RpcResponse<typeof IdentityRpc.login>> {
     const user = await this.users.findByEmail(email);
     if (!user) {
       await this.hasher.verifyNobody(password);
@@ -47,6 +47,7 @@ export class LoginRpcHandler {
     }
     // The password was right: the device is one this account uses (docs/earning.md, "Referrals").
     await this.devices.record(this.db.manager, user.id, deviceId);
+    await this.devices.recordNetwork(this.db.manager, user.id, network);
     // The password was right; with 2FA on, the sign-in is complete only after the second step.
     if (await this.secondFactor.isEnabled(user.id)) return { user: toIdentityUser(user), twoFactorRequired: true };
     this.audit.record('sign_in', { userId: user.id });

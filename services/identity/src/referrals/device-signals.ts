@@ -17,6 +17,16 @@ export class DeviceSignals {
     );
   }
 
+  /** The network (IPv4 address or IPv6 /64) of a sign-up or sign-in: shown beside links, never a link itself. */
+  async recordNetwork(m: EntityManager, userId: string, network: string | undefined): Promise<void> {
+    if (!network) return;
+    await m.query(
+      `INSERT INTO user_networks (user_id, network) VALUES ($1, $2)
+       ON CONFLICT (user_id, network) DO UPDATE SET last_seen_at = now()`,
+      [userId, network],
+    );
+  }
+
   /** Whether `userId` has used `deviceId`. */
   async used(m: EntityManager, userId: string, deviceId: string): Promise<boolean> {
     const rows: unknown[] = await m.query('SELECT 1 FROM user_devices WHERE user_id = $1 AND device_id = $2', [userId, deviceId]);

@@ -31,6 +31,7 @@ export class VerifyEmailRpcHandler {
     locale,
     referralCode,
     deviceId,
+    network,
   }: RpcRequest<typeof IdentityRpc.verifyEmail>): Promise<RpcResponse<typeof IdentityRpc.verifyEmail>> {
     // A wrong code's attempt must be committed, so the outcome is returned and thrown afterwards.
     const outcome = await this.uow
@@ -51,6 +52,7 @@ export class VerifyEmailRpcHandler {
           }),
         )) as LiveUser;
         await this.devices.record(tx.manager, user.id, deviceId);
+        await this.devices.recordNetwork(tx.manager, user.id, network);
         const referral = referralCode ? await this.referralOf(tx.manager, user, referralCode, deviceId) : undefined;
         tx.publish(UserRegistered, { userId: user.id, email, name, locale, registeredAt: user.createdAt.toISOString(), referral });
         return user;
