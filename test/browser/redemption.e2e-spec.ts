@@ -187,7 +187,7 @@ describe('web app: redeeming points in the browser', () => {
 
   it('shows the QR code, the LPA code (copied to the clipboard), the phone, the ICCID and the setup guide', async () => {
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Activate your eSIM' }));
-    await expectVisible(page.getByTestId('activation-banner').getByText('1 GB are ready. Points used: 1,000.'));
+    await expectVisible(page.getByTestId('activation-banner').getByText('1 GB is ready. Points used: 1,000.'));
     const qr = page.getByRole('img', { name: 'QR code to install your eSIM' });
     await expectVisible(qr);
     await expect(qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);

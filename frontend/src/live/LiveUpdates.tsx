@@ -6,6 +6,7 @@ import { USER_QUERY_KEY } from '../auth/AuthProvider';
 import { useToast } from '../ui';
 import { happeningText, refreshAffected } from './happenings';
 import { LiveConnection } from './liveConnection';
+import { outcomeNotices } from './outcomeNotices';
 
 /**
  * Keeps the signed-in user's pages current without a reload (docs/live-view.md): one live stream
@@ -30,7 +31,9 @@ export default function LiveUpdates({ userId }: { userId: string }) {
         if (previous && previous.id !== user.id) return;
         queryClient.setQueryData(USER_QUERY_KEY, user);
         refreshAffected(queryClient, previous, user, happened);
-        if (happened) {
+        // An eSIM outcome the redemption page tells (or is about to) is not told twice.
+        const esim = happened?.kind === 'esim-ready' || happened?.kind === 'esim-topped-up';
+        if (happened && (!esim || outcomeNotices.liveMayTell())) {
           const { toast: show, t: translate, language } = say.current;
           show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
         }
