@@ -48,7 +48,8 @@ describe('web app: account journey in the browser', () => {
     await page.getByLabel('Verification code').fill(code);
     await page.getByRole('button', { name: 'Verify email' }).click();
     await page.waitForURL(/\/dashboard/);
-    await expectVisible(page.getByText('Welcome back, Browser Bea!'));
+    // Brand new: welcomed, not welcomed back.
+    await expectVisible(page.getByText('Welcome, Browser Bea!'));
     // The bonus arrives through the event bus: reload until it shows.
     await reloadUntil(page, async () => (await page.getByText('100 MB', { exact: false }).count()) > 0);
   });

@@ -78,7 +78,7 @@ describe('web app: the admin console', () => {
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Admin dashboard' }));
     const stats = (await (await page.request.get('/api/admin/stats')).json()) as { totalUsers: number; totalPoints: number };
     await expectVisible(page.getByTestId('stat-totalUsers').getByText(String(stats.totalUsers), { exact: true }));
-    await expectVisible(page.getByTestId('stat-totalDataGifted').getByText('0 GB'));
+    await expectVisible(page.getByTestId('stat-totalDataGifted').getByText('0 GB', { exact: true }));
     await expectVisible(page.getByTestId('stat-totalPoints').getByText(stats.totalPoints.toLocaleString('en')));
   });
 
@@ -110,7 +110,7 @@ describe('web app: the admin console', () => {
     await liaTab.context.close();
 
     await page.reload();
-    await expectVisible(page.getByTestId('stat-totalDataGifted').getByText('3 GB'));
+    await expectVisible(page.getByTestId('stat-totalDataGifted').getByText('3 GB', { exact: true }));
   });
 
   it('resolves a stuck delivery from the operator queue: the points go back', async () => {

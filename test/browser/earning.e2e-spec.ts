@@ -209,6 +209,8 @@ describe('web app: earning in the browser', () => {
   it('logs out from the history navigation', async () => {
     await page.goto('/history');
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('button', { name: 'Log out' }).click();
+    // It asks first (appCopy.logout): the bar's logout is where a thumb rests.
+    await page.getByRole('alertdialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await context.clearCookies();
   });

@@ -181,7 +181,7 @@ describe('web app: redeeming points in the browser', () => {
 
   it('shows the QR code, the LPA code (copied to the clipboard), the phone, the ICCID and the setup guide', async () => {
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Activate your eSIM' }));
-    await expectVisible(page.getByTestId('activation-banner').getByText('1 GB are ready. Points used: 1,000.'));
+    await expectVisible(page.getByTestId('activation-banner').getByText('1 GB is ready. Points used: 1,000.'));
     const qr = page.getByRole('img', { name: 'QR code to install your eSIM' });
     await expectVisible(qr);
     await expect(qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);
@@ -365,12 +365,22 @@ describe('web app: redeeming points in the browser', () => {
     await expectVisible(statement);
     const entries = statement.getByTestId('statement-entry');
     await expectVisible(entries.filter({ hasText: 'Sign-up bonus' }));
-    const earned = entries.filter({ hasText: 'Points earned' });
+    // Plain words first; the wall's transaction id only behind the entry's Details.
+    const earned = entries.filter({ hasText: 'Credit from BitLabs' });
     await expect(earned.count()).resolves.toBe(10);
-    await expectVisible(earned.first().getByText(/^BitLabs · transaction sbx-shop\./));
+    const transaction = earned.first().getByText(/^BitLabs · transaction sbx-shop\./);
+    await expect(transaction.isVisible()).resolves.toBe(false);
+    await earned.first().getByText('Details').click();
+    await expectVisible(transaction);
+    // The missions come before the statement.
+    const [missionsTop, statementTop] = await Promise.all([page.getByTestId('history-item').first().boundingBox(), statement.boundingBox()]);
+    expect(missionsTop!.y).toBeLessThan(statementTop!.y);
     await expectVisible(earned.first().getByText('+200 points'));
     // Each redemption names its id. The two delivered ones: reserved, then settled (Done) and spent;
     // the refused one: reserved, then released back to the balance.
+    await page.evaluate(() => {
+      for (const d of Array.from((globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ open: boolean }> } }).document.querySelectorAll('details'))) d.open = true;
+    });
     const redemptions = entries.filter({ hasText: /Redemption [0-9a-f-]{36}/ });
     expect(await redemptions.count()).toBeGreaterThanOrEqual(3);
     const reserved = entries.filter({ hasText: 'Reserved for a redemption' });

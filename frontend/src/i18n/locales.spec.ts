@@ -1,6 +1,7 @@
 /**
  * Locale completeness: every interface language of the catalogue has a file with exactly the keys
- * of pt.json (the default), the same {{placeholders}} and <tags>, and no English left behind.
+ * of pt.json (the default; plurals in the language's own forms), the same {{placeholders}} and
+ * <tags>, and no English left behind.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,6 +56,31 @@ const pt = flatten(readLocale(DEFAULT_LOCALE));
 const en = flatten(readLocale('en'));
 const ptKeys = Object.keys(pt).sort();
 
+/**
+ * Plurals are i18next's (`t(key, { count })`): `key_one`, `key_few`, `key_other`… Each language has
+ * the forms its own rules pick for whole numbers, plus `_other`, whatever forms pt.json has.
+ */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+const pluralBases = new Set(ptKeys.filter((k) => PLURAL_SUFFIX.test(k)).map((k) => k.replace(PLURAL_SUFFIX, '')));
+const baseOf = (key: string) => (PLURAL_SUFFIX.test(key) && pluralBases.has(key.replace(PLURAL_SUFFIX, '')) ? key.replace(PLURAL_SUFFIX, '') : null);
+
+function pluralForms(locale: string): string[] {
+  const rules = new Intl.PluralRules(locale);
+  const forms = new Set(['other']);
+  for (let n = 0; n <= 1000; n++) forms.add(rules.select(n));
+  return [...forms].sort();
+}
+
+/** The keys a locale must have: pt.json's, with each plural in the locale's own forms. */
+function expectedKeys(locale: string): string[] {
+  const keys = ptKeys.filter((k) => !baseOf(k));
+  for (const base of pluralBases) for (const form of pluralForms(locale)) keys.push(`${base}_${form}`);
+  return keys.sort();
+}
+
+/** pt.json's (or en.json's) text for a key of another locale: a plural form pt lacks compares with `_other`. */
+const reference = (messages: Record<string, string>, key: string) => messages[key] ?? (baseOf(key) ? messages[`${baseOf(key)}_other`] : undefined);
+
 describe('interface locales', () => {
   it('has a file for every catalogue locale and no other', () => {
     const files = fs
@@ -76,10 +102,11 @@ describe('interface locales', () => {
     // A missing file fails the first test above and every key check here, without crashing the suite.
     const messages = fs.existsSync(path.join(LOCALES_DIR, `${locale}.json`)) ? flatten(readLocale(locale)) : {};
 
-    it('has exactly the keys of pt.json', () => {
+    it('has exactly the keys of pt.json (plurals in its own forms)', () => {
       const keys = Object.keys(messages);
-      const missing = ptKeys.filter((k) => !(k in messages));
-      const extra = keys.filter((k) => !(k in pt));
+      const wanted = expectedKeys(locale);
+      const missing = wanted.filter((k) => !(k in messages));
+      const extra = keys.filter((k) => !wanted.includes(k));
       expect({ locale, missing, extra }).toEqual({ locale, missing: [], extra: [] });
     });
 
@@ -91,17 +118,17 @@ describe('interface locales', () => {
     });
 
     it('keeps the placeholders and tags of pt.json', () => {
-      const mismatched = ptKeys
-        .filter((k) => k in messages)
-        .filter((k) => placeholders(messages[k]).join() !== placeholders(pt[k]).join() || tags(messages[k]).join() !== tags(pt[k]).join());
+      const mismatched = Object.keys(messages)
+        .filter((k) => reference(pt, k) !== undefined)
+        .filter((k) => placeholders(messages[k]).join() !== placeholders(reference(pt, k)!).join() || tags(messages[k]).join() !== tags(reference(pt, k)!).join());
       expect({ locale, mismatched }).toEqual({ locale, mismatched: [] });
     });
 
     if (locale !== 'en') {
       it('leaves no value identical to English', () => {
-        const untranslated = ptKeys
-          .filter((k) => k in messages && k in en)
-          .filter((k) => translatableText(en[k]) !== '' && messages[k].trim() === en[k].trim())
+        const untranslated = Object.keys(messages)
+          .filter((k) => reference(en, k) !== undefined)
+          .filter((k) => translatableText(reference(en, k)!) !== '' && messages[k].trim() === reference(en, k)!.trim())
           .filter((k) => {
             const allowed = SAME_AS_ENGLISH_ALLOWED[k];
             return !allowed || (allowed.locales !== '*' && !allowed.locales.includes(locale));

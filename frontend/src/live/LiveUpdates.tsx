@@ -6,6 +6,7 @@ import { USER_QUERY_KEY } from '../auth/AuthProvider';
 import { useToast } from '../ui';
 import { happeningText } from './happenings';
 import { LiveConnection } from './liveConnection';
+import { outcomeNotices } from './outcomeNotices';
 import { LiveUserWriter } from './liveUserWriter';
 
 /**
@@ -26,6 +27,9 @@ export default function LiveUpdates({ userId }: { userId: string }) {
   useEffect(() => {
     const writer = new LiveUserWriter(queryClient, ({ happened }) => {
       if (!happened) return;
+      // An eSIM outcome the redemption page tells (or is about to) is not told twice.
+      const esim = happened.kind === 'esim-ready' || happened.kind === 'esim-topped-up';
+      if (esim && !outcomeNotices.liveMayTell()) return;
       const { toast: show, t: translate, language } = say.current;
       show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
     });

@@ -35,7 +35,7 @@ export default function DashboardPage() {
       </header>
       <main id="main" className="page page--with-nav dashboard">
         <div className="stack stack--sm">
-          <h1 className="dashboard__welcome">{t('dashboard.welcome', { name: user.name })}</h1>
+          <h1 className="dashboard__welcome">{t(isNewAccount(user) ? 'appCopy.welcomeNew' : 'dashboard.welcome', { name: user.name })}</h1>
           <p className="muted">{t('dashboard.subtitle')}</p>
         </div>
         <PendingGiftsCard />
@@ -89,6 +89,16 @@ function PendingGiftsCard() {
   );
 }
 
+/** An account made within the last day is greeted, not welcomed back. */
+const NEW_ACCOUNT_MS = 24 * 60 * 60 * 1000;
+function isNewAccount(user: UserView): boolean {
+  return Date.now() - Date.parse(user.createdAt) < NEW_ACCOUNT_MS;
+}
+
+/**
+ * What redeeming takes, as the product does it: the eSIM (or top-up) is issued within seconds, and
+ * the data works once the phone registers on the network, within 5-10 minutes, as /success says.
+ */
 function InstantBanner() {
   const { t } = useTranslation();
   return (
@@ -97,8 +107,8 @@ function InstantBanner() {
         <BoltIcon size={20} />
       </span>
       <div>
-        <p className="banner__title">{t('dashboard.instant.title')}</p>
-        <p className="banner__text">{t('dashboard.instant.text')}</p>
+        <p className="banner__title">{t('appCopy.instantTitle')}</p>
+        <p className="banner__text">{t('appCopy.instantText')}</p>
       </div>
     </div>
   );
@@ -155,7 +165,7 @@ function ProgressCard({ user }: { user: UserView }) {
           {t('dashboard.redeem')}
         </Button>
         <p id={noteId} className="progress-card__note">
-          {ready ? t('dashboard.redeemNoteReady') : t('dashboard.redeemNoteLocked', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
+          {ready ? t('appCopy.redeemNoteReady') : t('appCopy.redeemNoteLocked', { goal: n(REDEMPTION_THRESHOLD_POINTS) })}
         </p>
       </div>
     </Card>
@@ -220,7 +230,6 @@ function PlansSection() {
                 <h3 className="plan-card__name">{t(plan.nameKey)}</h3>
                 <p className="plan-card__data">{t('common.gbValue', { value: n(plan.amountGB) })}</p>
               </div>
-              {plan.popular && <span className="badge badge--gold">{t('dashboard.plans.popular')}</span>}
             </div>
             <p className="muted small">{t(plan.descriptionKey)}</p>
             <div className="plan-card__bottom">

@@ -119,7 +119,7 @@ function Activation({ view }: { view: ActivationView }) {
           <p className="banner__title">{t('activation.banner.title')}</p>
           <p className="banner__text">
             {view.amountGB
-              ? t('activation.banner.text', { gb: n(view.amountGB), points: n(view.pointsUsed ?? 0) })
+              ? t('appCopy.planReady', { count: view.amountGB, gb: n(view.amountGB), points: n(view.pointsUsed ?? 0) })
               : t('activation.banner.textNoAmount')}
           </p>
         </div>

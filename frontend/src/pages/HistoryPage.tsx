@@ -1,11 +1,11 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { OfferwallId, TaskType } from '@esim/contracts';
 import { useAuth } from '../auth/AuthProvider';
 import { formatDate, formatNumber } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
-import { ButtonLink, Card, ClockIcon, EmptyState, GiftIcon, PageHeader, SparkIcon, Spinner, TargetIcon } from '../ui';
+import { Button, ButtonLink, Card, ClockIcon, EmptyState, GiftIcon, PageHeader, SparkIcon, Spinner, TargetIcon } from '../ui';
 import { dayLabel, groupTasksByDay, taskTotals, type TaskRecord } from './earning/history';
 import { HeldPoints, NegativeBalanceNote } from './earning/HeldPoints';
 import { HistoryNav } from './earning/HistoryNav';
@@ -25,10 +25,14 @@ const TYPE_ICONS: Record<TaskType, ReactNode> = {
   other: <GiftIcon size={20} />,
 };
 
+/** Missions shown at first, and added by each "Show more": a long history stays a short page. */
+export const MISSIONS_PAGE = 20;
+
 /**
- * /history: the totals of the missions, the points statement (every movement of the balance,
- * docs/redemption-screens.md), then the completed missions grouped by day, newest day first (spec
- * section 2).
+ * /history: the totals of the missions, then the missions grouped by day, newest day first (spec
+ * section 2), a page at a time; the user's data gifts; then, in its own section, the points
+ * statement in plain words (every movement of the balance, docs/redemption-screens.md), its
+ * technical references behind each entry's "Details".
  */
 export default function HistoryPage() {
   const { t } = useTranslation();
@@ -66,14 +70,14 @@ export default function HistoryPage() {
           </Card>
         )}
         <MissingCreditLink />
-        <GiftHistory />
-        <PointsStatement />
         <section className="stack" aria-labelledby="missions-title">
           <h2 id="missions-title" className="section-title">
             {t('statement.missionsTitle')}
           </h2>
           {missions}
         </section>
+        <GiftHistory />
+        <PointsStatement />
       </main>
       <HistoryNav />
     </>
@@ -123,8 +127,10 @@ function Totals({ earnedMb, missions }: { earnedMb: number; missions: number }) 
 
 function History({ tasks }: { tasks: TaskRecord[] }) {
   const { t, i18n } = useTranslation();
-  const days = useMemo(() => groupTasksByDay(tasks), [tasks]);
+  const [shown, setShown] = useState(MISSIONS_PAGE);
+  const days = useMemo(() => groupTasksByDay(tasks.slice(0, shown)), [tasks, shown]);
   const n = (value: number) => formatNumber(value, i18n.language);
+  const more = tasks.length > shown;
   return (
     <>
       {days.map((day) => {
@@ -145,8 +151,10 @@ function History({ tasks }: { tasks: TaskRecord[] }) {
                       {TYPE_ICONS[type]}
                     </span>
                     <div className="history-item__body">
-                      <p className="history-item__type">{t(TASK_TYPE_LABEL_KEYS[type])}</p>
+                      {/* The offer's name where the wall sent one, its kind under it: one plain label per kind. */}
+                      <p className="history-item__type">{task.offerName || t(TASK_TYPE_LABEL_KEYS[type])}</p>
                       <p className="history-item__meta">
+                        {task.offerName && <span>{t(TASK_TYPE_LABEL_KEYS[type])} · </span>}
                         <time dateTime={task.completedAt}>{formatDate(task.completedAt, i18n.language, { timeStyle: 'short' })}</time>
                         {provider && <span> · {t('earning.history.via', { provider })}</span>}
                       </p>
@@ -165,6 +173,16 @@ function History({ tasks }: { tasks: TaskRecord[] }) {
           </section>
         );
       })}
+      <div className="statement-more">
+        <p className="small muted" aria-live="polite" data-testid="missions-shown">
+          {t('historyView.shownOf', { shown: n(Math.min(shown, tasks.length)), total: n(tasks.length) })}
+        </p>
+        {more && (
+          <Button variant="secondary" block onClick={() => setShown((s) => s + MISSIONS_PAGE)}>
+            {t('historyView.showMore')}
+          </Button>
+        )}
+      </div>
     </>
   );
 }

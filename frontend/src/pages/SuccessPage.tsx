@@ -76,7 +76,7 @@ function Gifted({ summary, points }: { summary: GiftedSummary; points: number })
           {pending ? <ClockIcon size={36} /> : <CheckIcon size={36} />}
         </span>
         <h1 id="gifted-title" className="outcome-hero__title">
-          {summary.topup ? t('gifted.topup.title') : t('gifted.title')}
+          {summary.topup ? t('gifted.topup.title') : summary.paidWithPoints ? t('appCopy.redeemedTitle') : t('gifted.title')}
         </h1>
         <p className="outcome-hero__amount" data-testid="gifted-amount">
           {t('common.gbValue', { value: n(summary.amountGB) })}

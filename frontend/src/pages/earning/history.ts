@@ -2,7 +2,7 @@ import type { Task } from '@esim/contracts';
 
 /** What /history reads of a task (GET /api/tasks). */
 export type TaskRecord = Pick<Task, 'id' | 'taskType' | 'pointsEarned' | 'completedAt' | 'completed'> &
-  Partial<Pick<Task, 'provider' | 'reversedAt'>>;
+  Partial<Pick<Task, 'provider' | 'reversedAt' | 'offerName'>>;
 
 export interface TaskTotals {
   /** Sum of pointsEarned of the tasks still completed (a reversed task's points were taken back). */

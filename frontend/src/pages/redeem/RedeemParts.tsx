@@ -174,6 +174,21 @@ export const IccidField = forwardRef<HTMLInputElement, IccidFieldProps>(function
   const { t } = useTranslation();
   return (
     <div className="stack">
+      {/* The demo line comes first: the field's error, shown on blur, would otherwise push its button
+          down under the finger tapping it, and the tap would be lost. */}
+      {sandbox && (
+        <div className="demo-iccid" data-testid="demo-iccid">
+          <p className="small">
+            <span className="badge badge--warning">{t('redeem.iccid.sandboxBadge')}</span> {t('redeem.iccid.demo')}{' '}
+            <code dir="ltr" className="demo-iccid__code">
+              {SANDBOX_DEMO_ICCID}
+            </code>
+          </p>
+          <Button variant="secondary" size="sm" onClick={() => onChange(SANDBOX_DEMO_ICCID)}>
+            {t('redeem.iccid.useDemo')}
+          </Button>
+        </div>
+      )}
       <Input
         ref={ref}
         label={t('redeem.iccid.label')}
@@ -191,19 +206,6 @@ export const IccidField = forwardRef<HTMLInputElement, IccidFieldProps>(function
         dir="ltr"
         className="iccid-field"
       />
-      {sandbox && (
-        <div className="demo-iccid" data-testid="demo-iccid">
-          <p className="small">
-            <span className="badge badge--warning">{t('redeem.iccid.sandboxBadge')}</span> {t('redeem.iccid.demo')}{' '}
-            <code dir="ltr" className="demo-iccid__code">
-              {SANDBOX_DEMO_ICCID}
-            </code>
-          </p>
-          <Button variant="secondary" size="sm" onClick={() => onChange(SANDBOX_DEMO_ICCID)}>
-            {t('redeem.iccid.useDemo')}
-          </Button>
-        </div>
-      )}
       <section className="iccid-help" aria-labelledby="iccid-help-title">
         <h2 id="iccid-help-title" className="iccid-help__title">
           {t('redeem.iccid.helpTitle')}

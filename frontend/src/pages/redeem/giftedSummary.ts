@@ -22,6 +22,8 @@ export interface GiftedSummary {
    * amount and the ICCID's last 4 digits (`iccid` is masked already), and nothing to install.
    */
   topup: boolean;
+  /** The redemption just made spent the person's points: 'Data redeemed!', not 'Data Gifted!'. */
+  paidWithPoints: boolean;
 }
 
 const gbOfTier = (tier: string | null): number => {
@@ -45,14 +47,16 @@ export function giftedSummary(input: {
     const pending = r.status === 'manual_transfer_required' || r.status === 'processing';
     const iccid = r.iccid ?? state?.iccid ?? null;
     if (state?.purchaseType === 'existing') {
-      return { amountGB: r.amountGB, iccid: iccid && maskIccid(iccid), status: pending ? 'pending' : 'active', message: null, topup: true };
+      return { amountGB: r.amountGB, iccid: iccid && maskIccid(iccid), status: pending ? 'pending' : 'active', message: null, topup: true, paidWithPoints: r.pointsUsed > 0 };
     }
-    return { amountGB: r.amountGB, iccid, status: pending ? 'pending' : 'active', message: r.message || null, topup: false };
+    return { amountGB: r.amountGB, iccid, status: pending ? 'pending' : 'active', message: r.message || null, topup: false, paidWithPoints: r.pointsUsed > 0 };
   }
   if (user?.lastGiftedAt && gbOfTier(user.planTierLastChosen) > 0) {
-    return { amountGB: gbOfTier(user.planTierLastChosen), iccid: user.iccid, status: 'active', message: null, topup: false };
+    // Whether points paid is known only from the eSIM stored for the setup page, when it is the same line.
+    const paidWithPoints = !!stored && stored.iccid === user.iccid && stored.pointsUsed > 0;
+    return { amountGB: gbOfTier(user.planTierLastChosen), iccid: user.iccid, status: 'active', message: null, topup: false, paidWithPoints };
   }
-  if (stored && stored.amountGB > 0) return { amountGB: stored.amountGB, iccid: stored.iccid, status: 'active', message: null, topup: false };
+  if (stored && stored.amountGB > 0) return { amountGB: stored.amountGB, iccid: stored.iccid, status: 'active', message: null, topup: false, paidWithPoints: (stored.pointsUsed ?? 0) > 0 };
   return null;
 }
 

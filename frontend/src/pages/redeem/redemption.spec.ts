@@ -245,7 +245,14 @@ describe("'Data Gifted!' summary", () => {
       status: 'active',
       message: 'Your eSIM is ready',
       topup: false,
+      paidWithPoints: response.pointsUsed > 0,
     });
+  });
+
+  it("says 'Data redeemed!' for data bought with the person's points, 'Data Gifted!' for a claimed gift", () => {
+    const state = (pointsUsed: number) => ({ redemption: { ...response, status: 'completed' as const, pointsUsed } });
+    expect(giftedSummary({ state: state(3000), user, stored: null })?.paidWithPoints).toBe(true);
+    expect(giftedSummary({ state: state(0), user, stored: null })?.paidWithPoints).toBe(false);
   });
 
   it("shows a top-up as data added to the ICCID's last 4 digits, without the server's words, whoever holds the line", () => {
@@ -256,6 +263,7 @@ describe("'Data Gifted!' summary", () => {
       status: 'active',
       message: null,
       topup: true,
+      paidWithPoints: topup.pointsUsed > 0,
     });
     // The owner's own line comes back in full; the page still shows its last 4 digits.
     expect(
@@ -278,6 +286,7 @@ describe("'Data Gifted!' summary", () => {
       status: 'active',
       message: null,
       topup: false,
+      paidWithPoints: false,
     });
     expect(
       giftedSummary({

@@ -7,6 +7,7 @@ import { USER_QUERY_KEY } from '../../auth/AuthProvider';
 import { CAPTCHA_MESSAGE_KEYS, captchaMessageOf } from '../../components/captcha/captchaMessages';
 import { HttpError } from '../../lib/api';
 import { formatNumber } from '../../lib/format';
+import { outcomeNotices } from '../../live/outcomeNotices';
 import { useToast } from '../../ui';
 import { STATEMENT_QUERY_KEY } from '../statement/statement';
 import { activationDataOf, saveActivationData } from './activationData';
@@ -59,6 +60,8 @@ export function useRedemption() {
 
   const mutation = useMutation<RedemptionResponse, Error, Attempt>({
     mutationFn: (a) => postRedemption(a.call, a.body, a.key),
+    // From the submit on, the page tells the eSIM outcome; the live stream's notice would repeat it.
+    onMutate: () => outcomeNotices.begin(),
     onSuccess: (result, a) => {
       keys.settle();
       // The balance (and, with it, the dashboard and /history) changed: read them again.
@@ -73,30 +76,37 @@ export function useRedemption() {
       switch (routeRedemption(result.status)) {
         case 'activation':
           saveActivationData(activationDataOf(result));
+          outcomeNotices.end(true);
           toast({ title: t('redeem.result.readyTitle'), description: t('redeem.result.readyText'), variant: 'success' });
           setOutcome('redirecting');
           redirectTimer.current = window.setTimeout(() => navigate('/esim-activation'), ACTIVATION_REDIRECT_MS);
           return;
         case 'manual':
+          outcomeNotices.end(true);
           toast({ title: t('redeem.result.manualTitle'), description: result.message, duration: REDEMPTION_ERROR_TOAST_MS });
           toSuccess();
           return;
         case 'processing':
+          // The live stream says it when the data lands.
+          outcomeNotices.end(false);
           setOutcome('processing');
           return;
         case 'failed':
+          outcomeNotices.end(false);
           showFailure(new Error(result.message), a);
           return;
         default:
+          outcomeNotices.end(true);
           toast({
-            title: t('redeem.result.redeemedTitle'),
-            description: t('redeem.result.redeemedText', { gb: n(result.amountGB) }),
+            title: t(a.call === 'gift-data' ? 'appCopy.claimedTitle' : 'redeem.result.redeemedTitle'),
+            description: t('appCopy.onItsWay', { count: result.amountGB, gb: n(result.amountGB) }),
             variant: 'success',
           });
           toSuccess();
       }
     },
     onError: (error, a) => {
+      outcomeNotices.end(false);
       if (isDefiniteAnswer(error)) keys.settle();
       const captcha = error instanceof HttpError && error.status === 403 ? captchaMessageOf(error) : null;
       if (captcha) {

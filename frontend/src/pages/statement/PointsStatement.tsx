@@ -96,6 +96,17 @@ function Entry({ entry }: { entry: StatementEntry }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const reference = statementReference(entry);
+  // In plain words: who credited or took back, not only what kind of movement it was.
+  const kindText =
+    entry.kind === 'earned' && entry.provider
+      ? t('historyView.creditFrom', { provider: providerName(entry.provider) })
+      : entry.kind === 'reversed' && entry.provider
+        ? t('historyView.takenBackBy', { provider: providerName(entry.provider) })
+        : entry.kind === 'claim_credited'
+          ? t('claims.statementKind')
+          : entry.kind === 'referral_bonus'
+            ? t('referrals.statementKind')
+            : t(`statement.kind.${entry.kind}`);
   // Points that never reached the spendable balance (held, or cancelled while held) show what they were, muted.
   const shownPoints = entry.kind === 'earned' && entry.points === 0 ? entry.amount : entry.kind === 'reversed' && entry.points === 0 ? -entry.amount : entry.points;
   const amountText =
@@ -111,21 +122,24 @@ function Entry({ entry }: { entry: StatementEntry }) {
   return (
     <li className="statement-entry" data-testid="statement-entry" data-kind={entry.kind}>
       <div className="statement-entry__body">
-        <p className="statement-entry__kind">{entry.kind === 'claim_credited' ? t('claims.statementKind') : entry.kind === 'referral_bonus' ? t('referrals.statementKind') : t(`statement.kind.${entry.kind}`)}</p>
+        <p className="statement-entry__kind">{kindText}</p>
         <p className="statement-entry__meta">
           <time dateTime={entry.occurredAt}>
             {formatDate(entry.occurredAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
           </time>
         </p>
-        {reference && (
-          <p className="statement-entry__ref">
-            {reference.type === 'redemption' && t('statement.redemption', { id: reference.id })}
-            {reference.type === 'transaction' &&
-              (reference.provider
-                ? t('statement.transaction', { provider: providerName(reference.provider), id: reference.id })
-                : t('statement.transactionOnly', { id: reference.id }))}
-            {reference.type === 'provider' && providerName(reference.provider)}
-          </p>
+        {/* Technical references (transaction and redemption ids) for support, out of the way. */}
+        {reference && reference.type !== 'provider' && (
+          <details className="statement-entry__details">
+            <summary>{t('historyView.details')}</summary>
+            <p className="statement-entry__ref">
+              {reference.type === 'redemption' && t('statement.redemption', { id: reference.id })}
+              {reference.type === 'transaction' &&
+                (reference.provider
+                  ? t('statement.transaction', { provider: providerName(reference.provider), id: reference.id })
+                  : t('statement.transactionOnly', { id: reference.id }))}
+            </p>
+          </details>
         )}
         {entry.offerName && <p className="statement-entry__ref">{t('statement.offer', { name: entry.offerName })}</p>}
         {entry.kind === 'earned' && entry.state === 'pending' && entry.availableAt && (

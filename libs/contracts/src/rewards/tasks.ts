@@ -18,5 +18,7 @@ export const taskSchema = z.object({
   completed: z.boolean(),
   provider: z.enum(OFFERWALL_IDS),
   reversedAt: z.string().nullable(),
+  /** The offer's name, where the wall sent one (the history's title for the mission). */
+  offerName: z.string().nullable().optional(),
 });
 export type Task = z.infer<typeof taskSchema>;

@@ -101,6 +101,11 @@ export class Tasks {
       order: { completedAt: 'DESC', id: 'ASC' },
       take: TASK_LIST_LIMIT,
     });
-    return rows.map(toTask);
+    // The offer's name, kept with the credit where the wall sent one (OfferwallCreditsService.noteDetails).
+    const named: Array<{ credit_id: string; offer_name: string }> = rows.length
+      ? await m.query(`SELECT credit_id, offer_name FROM offerwall_credit_details WHERE credit_id = ANY($1) AND offer_name IS NOT NULL`, [rows.map((r) => r.ledgerTransferId)])
+      : [];
+    const names = new Map(named.map((n) => [n.credit_id, n.offer_name]));
+    return rows.map((r) => ({ ...toTask(r), offerName: names.get(r.ledgerTransferId) ?? null }));
   }
 }
