@@ -12,3 +12,4 @@ export * from './rewards';
 export * from './webhooks';
 export * from './rpc';
 export * from './sandboxes';
+export * from './notifications';

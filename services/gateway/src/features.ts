@@ -7,6 +7,7 @@ import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
 import { PlansModule } from './plans/plans.module';
 import { PurchasesModule } from './purchases/purchases.module';
+import { PushModule } from './push/push.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TwoFactorModule } from './two-factor/two-factor.module';
@@ -27,6 +28,7 @@ export const FEATURE_MODULES = [
   PurchasesModule,
   RedemptionsModule,
   WalletModule,
+  PushModule,
   DevicesModule,
   DocsModule,
 ];

@@ -18,3 +18,4 @@ export * from './devices.http';
 export * from './two-factor.http';
 export * from './sessions.http';
 export * from './passkeys.http';
+export * from './push.http';

@@ -3,9 +3,14 @@ import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
 import { LineDataLow } from '../esim/usage-alerts.events';
 import { PurchaseResolved } from '../payments/operator.events';
+import { PushRpc } from '../notifications/push.rpc';
 import { defineServicePort } from './service-port';
 
-/** Emails people: every event here becomes one message in the user's language (a low-data alert also a Web Push). */
+/**
+ * Emails people: every event here becomes one message in the user's language (a low-data alert
+ * also a Web Push to the user's browsers, whose subscriptions it keeps).
+ */
 export const NotificationsPort = defineServicePort('notifications', {
+  answers: [...Object.values(PushRpc)],
   consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, LineDataLow],
 });
