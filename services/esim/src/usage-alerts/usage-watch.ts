@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { AutoTopups } from '../auto-topup/auto-topups';
 import { EsimProviderException } from '../keepgo/esim-provider.exception';
 import { LineUsageService } from '../wallet/line-usage.service';
 import { DataAlerts } from './data-alerts';
@@ -10,7 +11,8 @@ import { USAGE_ALERT_SETTINGS, UsageAlertSettings } from './usage-alert-settings
  * Reads every wallet line's usage from KeepGo in the background, once per ESIM_USAGE_CHECK_SECONDS
  * across all replicas: a replica claims the lines due by moving their next check forward in one
  * statement (`line_usage_checks`; a line another replica just claimed is not due any more), reads
- * them (the answer is also what My eSIMs shows next), and hands each reading to DataAlerts.
+ * them (the answer is also what My eSIMs shows next), and hands each reading to DataAlerts and
+ * AutoTopups.
  */
 @Injectable()
 export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
@@ -23,6 +25,7 @@ export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly db: DataSource,
     private readonly usage: LineUsageService,
     private readonly alerts: DataAlerts,
+    private readonly topups: AutoTopups,
     @Inject(USAGE_ALERT_SETTINGS) private readonly settings: UsageAlertSettings,
     private readonly http: HttpAdapterHost,
   ) {}
@@ -74,6 +77,7 @@ export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
       try {
         const line = await this.usage.readInBackground(iccid);
         await this.alerts.check(userId, line);
+        await this.topups.check(userId, line);
       } catch (err) {
         // The line is read again at its next check; a line KeepGo does not know is only logged.
         const gone = err instanceof EsimProviderException && err.code === 'line_not_found';
