@@ -55,7 +55,8 @@ export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async pass(): Promise<void> {
-    // INSERT … ON CONFLICT DO UPDATE … WHERE answers through TypeORM as plain rows.
+    // INSERT … ON CONFLICT DO UPDATE … WHERE answers through TypeORM as plain rows. A line seen for
+    // the first time (inserted: xmax = 0) is only scheduled: it was just delivered, full.
     const claimed: Array<{ iccid: string; user_id: string }> = await this.db.query(
       `WITH due AS (
          SELECT DISTINCT l.iccid FROM esim_lines l
@@ -64,12 +65,12 @@ export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
           LIMIT $2),
        claimed AS (
          INSERT INTO line_usage_checks (iccid, next_check_at, checked_at)
-         SELECT iccid, now() + make_interval(secs => $1::double precision / 1000), now() FROM due
-         ON CONFLICT (iccid) DO UPDATE SET next_check_at = EXCLUDED.next_check_at, checked_at = EXCLUDED.checked_at
+         SELECT iccid, now() + make_interval(secs => $1::double precision / 1000), NULL FROM due
+         ON CONFLICT (iccid) DO UPDATE SET next_check_at = EXCLUDED.next_check_at, checked_at = now()
           WHERE line_usage_checks.next_check_at <= now()
-         RETURNING iccid)
+         RETURNING iccid, (xmax = 0) AS first_seen)
        SELECT c.iccid, (SELECT l.user_id FROM esim_lines l WHERE l.iccid = c.iccid ORDER BY l.last_delivered_at DESC LIMIT 1) AS user_id
-         FROM claimed c`,
+         FROM claimed c WHERE NOT c.first_seen`,
       [this.settings.checkEveryMs, this.settings.batch],
     );
     for (const { iccid, user_id: userId } of claimed) {
