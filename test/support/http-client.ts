@@ -17,6 +17,9 @@ export class HttpClient {
   post(path: string, body?: unknown, init: RequestInit = {}) {
     return this.request('POST', path, body, init);
   }
+  put(path: string, body?: unknown, init: RequestInit = {}) {
+    return this.request('PUT', path, body, init);
+  }
   patch(path: string, body?: unknown, init: RequestInit = {}) {
     return this.request('PATCH', path, body, init);
   }

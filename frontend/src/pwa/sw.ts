@@ -149,3 +149,56 @@ registerRoute(
   },
   'POST',
 );
+
+/**
+ * Web Push (docs/wallet.md, "Web Push"): a low-data alert, `{ title, body, why, url, tag }` from
+ * services/notifications/src/push/push-sender.ts. The last line says why it came and where to
+ * change it; a tap opens `url` in an open window of the app, or a new one.
+ */
+self.addEventListener('push', (event) => {
+  const message = parsePush(event.data);
+  if (!message) return;
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: [message.body, message.why].filter(Boolean).join('\n'),
+      tag: message.tag,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { url: message.url },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(String((event.notification.data as { url?: string } | null)?.url ?? '/'), self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(
+    (async () => {
+      for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) {
+        if (new URL(client.url).origin === target.origin && 'navigate' in client) {
+          await (client as WindowClient).focus();
+          await (client as WindowClient).navigate(target.href);
+          return;
+        }
+      }
+      await self.clients.openWindow(target.href);
+    })(),
+  );
+});
+
+function parsePush(data: PushMessageData | null): { title: string; body: string; why: string; url: string; tag?: string } | null {
+  try {
+    const m = data?.json() as { title?: unknown; body?: unknown; why?: unknown; url?: unknown; tag?: unknown } | undefined;
+    if (!m || typeof m.title !== 'string') return null;
+    return {
+      title: m.title,
+      body: typeof m.body === 'string' ? m.body : '',
+      why: typeof m.why === 'string' ? m.why : '',
+      url: typeof m.url === 'string' ? m.url : '/',
+      tag: typeof m.tag === 'string' ? m.tag : undefined,
+    };
+  } catch {
+    return null;
+  }
+}

@@ -13,3 +13,4 @@ export * from './rewards';
 export * from './webhooks';
 export * from './rpc';
 export * from './sandboxes';
+export * from './notifications';

@@ -40,6 +40,9 @@ import { EsimUsageAlerts1738500000000 } from './migrations/1738500000000-usage-a
 import { DataAlerts } from './usage-alerts/data-alerts';
 import { USAGE_ALERT_SETTINGS, usageAlertSettings } from './usage-alerts/usage-alert-settings';
 import { UsageWatch } from './usage-alerts/usage-watch';
+import { EsimAutoTopups1738500000002 } from './migrations/1738500000002-auto-topups';
+import { AutoTopups } from './auto-topup/auto-topups';
+import { AutoTopupRpcHandler } from './auto-topup/auto-topup.rpc-handler';
 
 @Module({})
 export class EsimModule {
@@ -51,11 +54,11 @@ export class EsimModule {
           name: 'esim',
           config,
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002],
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, AutoTopupRpcHandler],
       providers: [
         AccountDeletedEventHandler,
         DeliveryResolutions,
@@ -78,6 +81,7 @@ export class EsimModule {
         LineUsageService,
         { provide: USAGE_ALERT_SETTINGS, useValue: usageAlertSettings(config) },
         DataAlerts,
+        AutoTopups,
         UsageWatch,
       ],
     };

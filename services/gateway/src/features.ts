@@ -10,6 +10,7 @@ import { PasskeysModule } from './passkeys/passkeys.module';
 import { PlansModule } from './plans/plans.module';
 import { PurchasesModule } from './purchases/purchases.module';
 import { ReferralsModule } from './referrals/referrals.module';
+import { PushModule } from './push/push.module';
 import { RedemptionsModule } from './redemptions/redemptions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TwoFactorModule } from './two-factor/two-factor.module';
@@ -33,6 +34,7 @@ export const FEATURE_MODULES = [
   PurchasesModule,
   RedemptionsModule,
   WalletModule,
+  PushModule,
   DevicesModule,
   DocsModule,
 ];

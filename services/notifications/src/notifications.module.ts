@@ -15,6 +15,8 @@ import { PasswordResetRequestedEventHandler } from './password/password-reset-re
 import { ExistingAccountSignupAttemptedEventHandler } from './signup/existing-account-signup-attempted.event-handler';
 import { VerificationCodeIssuedEventHandler } from './signup/verification-code-issued.event-handler';
 import { LineDataLowEventHandler } from './usage-alerts/line-data-low.event-handler';
+import { NotificationsWebPush1738500000001 } from './migrations/1738500000001-web-push';
+import { PushModule } from './push/push.module';
 
 @Module({})
 export class NotificationsModule {
@@ -26,9 +28,10 @@ export class NotificationsModule {
           name: 'notifications',
           config,
           entities: [],
-          migrations: [SentEmails1739000000000],
+          migrations: [NotificationsWebPush1738500000001, SentEmails1739000000000],
         }),
         MailModule,
+        PushModule,
       ],
       controllers: [SentEmailsRpcHandler],
       providers: [

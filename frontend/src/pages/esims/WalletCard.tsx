@@ -5,6 +5,7 @@ import { BoltIcon, Button, ButtonLink, DocIcon, ExternalIcon, SimIcon, useToast 
 import { isImageDataUrl } from '../activation/activationSource';
 import { activationPath } from '../checkout/purchaseOutcome';
 import { maskIccid } from '../redeem/iccid';
+import { AutoTopup } from './AutoTopup';
 import { LineUsage } from './LineUsage';
 import { qrFileName, topUpPath, type WalletEntry } from './wallet';
 import { saveDataUrl, shareQrCode } from './shareQr';
@@ -132,6 +133,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
       )}
 
       {entry.ready && entry.iccid && <LineUsage iccid={entry.iccid} titleId={`${id}-usage`} />}
+      {entry.ready && entry.iccid && <AutoTopup iccid={entry.iccid} />}
 
       <div className="stack stack--sm">
         {entry.ready ? (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserSettings, UserView } from '@esim/contracts';
 import { USER_QUERY_KEY } from '../../auth/AuthProvider';
 import { apiRequest } from '../../lib/api';
+import { subscribeToPush, unsubscribeFromPush } from '../../pwa/pushSubscription';
 import { useErrorText } from '../../lib/useErrorText';
 import { Card, ExternalIcon, Switch, useToast } from '../../ui';
 
@@ -30,11 +31,24 @@ export function NotificationSettings({ user }: { user: UserView }) {
       await apiRequest('PATCH', '/api/user/settings', { [key]: value });
       queryClient.setQueryData<UserView | null>(USER_QUERY_KEY, (old) => (old ? { ...old, settings: { ...old.settings, [key]: value } } : old));
       toast({ title: t('profile.toast.settingsSaved'), variant: 'success' });
+      if (key === 'pushNotifications') await followPushSwitch(value);
     } catch (error) {
       setSettings((s) => ({ ...s, [key]: previous }));
       toast({ title: t('profile.toast.settingsFailed'), description: errorText(error), variant: 'destructive' });
     } finally {
       setSaving((s) => ({ ...s, [key]: false }));
+    }
+  };
+
+  /** Push on: this browser subscribes (asking for permission); off: it stops receiving pushes. */
+  const followPushSwitch = async (on: boolean) => {
+    try {
+      if (!on) return await unsubscribeFromPush();
+      const setup = await subscribeToPush();
+      if (setup === 'subscribed') toast({ title: t('push.enabled'), variant: 'success' });
+      else toast({ title: t(setup === 'denied' ? 'push.denied' : 'push.unsupported') });
+    } catch (error) {
+      toast({ title: t('push.failed'), description: errorText(error), variant: 'destructive' });
     }
   };
 

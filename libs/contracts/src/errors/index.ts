@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode, type ErrorDeclaration } from './error-declaration';
 import { ESIM_ERRORS } from './esim.errors';
 import { IDENTITY_ERRORS } from './identity.errors';
+import { NOTIFICATIONS_ERRORS } from './notifications.errors';
 import { PAYMENTS_ERRORS } from './payments.errors';
 import { PLATFORM_ERRORS } from './platform.errors';
 import { REWARDS_ERRORS } from './rewards.errors';
@@ -9,6 +10,7 @@ import { WEBHOOKS_ERRORS } from './webhooks.errors';
 export * from './error-declaration';
 export { ESIM_ERRORS, PROVIDER_REFUSAL_REASONS, type ProviderRefusalReason } from './esim.errors';
 export { IDENTITY_ERRORS } from './identity.errors';
+export { NOTIFICATIONS_ERRORS } from './notifications.errors';
 export { PAYMENTS_ERRORS } from './payments.errors';
 export { PLATFORM_ERRORS } from './platform.errors';
 export { REWARDS_ERRORS } from './rewards.errors';
@@ -22,6 +24,7 @@ export const ERROR_DOMAINS = {
   esim: ESIM_ERRORS,
   payments: PAYMENTS_ERRORS,
   webhooks: WEBHOOKS_ERRORS,
+  notifications: NOTIFICATIONS_ERRORS,
 } as const;
 type Domains = typeof ERROR_DOMAINS;
 type DomainName = keyof Domains;
@@ -40,6 +43,7 @@ export const ERRORS = {
   ...ESIM_ERRORS,
   ...PAYMENTS_ERRORS,
   ...WEBHOOKS_ERRORS,
+  ...NOTIFICATIONS_ERRORS,
 } as const;
 export type ErrorReason = keyof typeof ERRORS;
 export const ERROR_REASONS = Object.keys(ERRORS) as [ErrorReason, ...ErrorReason[]];

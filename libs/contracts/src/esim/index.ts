@@ -7,3 +7,4 @@ export * from './purchase-esim.events';
 export * from './esim-admin.rpc';
 export * from './operator.events';
 export * from './usage-alerts.events';
+export * from './auto-topup.rpc';

@@ -21,3 +21,4 @@ export * from './passkeys.http';
 export * from './credit-claims.http';
 export * from './referrals.http';
 export * from './export.http';
+export * from './push.http';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autoTopupSchema, autoTopupSettingsSchema } from '../esim/auto-topup.rpc';
 import { defineRoute } from '../openapi/define-route';
 import { iccidSchema } from './redemption.http';
 
@@ -37,6 +38,29 @@ export const lineUsageSchema = z.object({
 export type LineUsage = z.infer<typeof lineUsageSchema>;
 
 export const WalletRoutes = {
+  autoTopup: defineRoute({
+    method: 'GET',
+    path: '/api/esim-lines/{iccid}/auto-topup',
+    reasons: ['line_not_found'],
+    tag: 'Redemption',
+    auth: 'session',
+    summary: "The automatic top-up with points of one of the user's lines (off until set)",
+    params: z.object({ iccid: iccidSchema }),
+    response: autoTopupSchema,
+    errors: { 404: "Not one of the user's eSIM lines (`reason: line_not_found`)." },
+  }),
+  setAutoTopup: defineRoute({
+    method: 'PUT',
+    path: '/api/esim-lines/{iccid}/auto-topup',
+    reasons: ['line_not_found'],
+    tag: 'Redemption',
+    auth: 'session',
+    summary: "Turn on or off \"when below X MB, top up 1 GB with my points\" on one of the user's lines, with a monthly cap",
+    params: z.object({ iccid: iccidSchema }),
+    body: autoTopupSettingsSchema,
+    response: autoTopupSchema,
+    errors: { 404: "Not one of the user's eSIM lines (`reason: line_not_found`)." },
+  }),
   lineUsage: defineRoute({
     method: 'GET',
     path: '/api/esim-lines/{iccid}/usage',

@@ -1,1 +1,2 @@
 export * from './notifications.rpc';
+export * from './push.rpc';

@@ -9,10 +9,11 @@ import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.ev
 import { AccountDeleted } from '../identity/identity.events';
 import { PointsReserved } from '../rewards/redemptions';
 import { LineDataLow } from '../esim/usage-alerts.events';
+import { AutoTopupRpc } from '../esim/auto-topup.rpc';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
-  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc)],
+  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc), ...Object.values(AutoTopupRpc)],
   publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged, LineDataLow],
   consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved, AccountDeleted],
 });

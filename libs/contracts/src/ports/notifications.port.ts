@@ -4,10 +4,15 @@ import { DeliveryResolved } from '../esim/operator.events';
 import { LineDataLow } from '../esim/usage-alerts.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { NotificationsRpc } from '../notifications/notifications.rpc';
+import { PushRpc } from '../notifications/push.rpc';
 import { defineServicePort } from './service-port';
 
-/** Emails people: every event here becomes one message in the user's language (a low-data alert also a Web Push); answers which were sent to whom (data export). */
+/**
+ * Emails people: every event here becomes one message in the user's language (a low-data alert
+ * also a Web Push to the user's browsers, whose subscriptions it keeps); answers which were sent
+ * to whom (data export).
+ */
 export const NotificationsPort = defineServicePort('notifications', {
-  answers: [...Object.values(NotificationsRpc)],
+  answers: [...Object.values(NotificationsRpc), ...Object.values(PushRpc)],
   consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted, LineDataLow],
 });

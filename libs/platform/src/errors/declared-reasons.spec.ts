@@ -66,7 +66,7 @@ describe('every AppError carries a declared reason', () => {
   it('finds the throw sites of the services and libraries', () => {
     expect(checked.length).toBeGreaterThan(80);
     expect(new Set(checked.map((s) => s.file.split('/').slice(0, 2).join('/')))).toEqual(
-      new Set(['libs/platform', 'services/gateway', 'services/identity', 'services/rewards', 'services/esim', 'services/payments']),
+      new Set(['libs/platform', 'services/gateway', 'services/identity', 'services/rewards', 'services/esim', 'services/payments', 'services/notifications']),
     );
   });
 
