@@ -9,8 +9,8 @@ import { startSystem, System } from '../support/system';
  * The first contentful paint of every entry the product links to, on a slow phone: 400 kbit/s each
  * way, 400 ms of latency and the CPU slowed 4x (Chromium's DevTools protocol), each load in a fresh
  * browser context (nothing cached), each right after a load of the pre-rendered `/`. Target: every
- * entry within 1.5x of `/` (the median of its ratios to the `/` loaded just before it). Prints the
- * figures. Needs the built SPA.
+ * entry within 1.5x of `/` (the median of its ratios to the `/` loaded just before it; an entry over
+ * it is measured again before the verdict). Prints the figures. Needs the built SPA.
  *
  *   npx jest test/delivery/first-paint.e2e-spec.ts --maxWorkers=1
  *   FIRST_PAINT_RUNS=5 FIRST_PAINT_ONLY='lng=(en|ur)|signed in' npx jest ...   (more runs, some entries)
@@ -127,15 +127,29 @@ describe('delivery: first paint of every entry on a slow phone', () => {
         figures.get(entry.label)!.ratios.push(fcp / base);
       }
     }
+    // An entry over the target is measured again, twice as many times, before the verdict (on the
+    // ratios of all its loads): on a host shared with other work a different entry, of the same
+    // size as `/`, crosses it by chance from run to run; one that is really slow stays over it.
+    for (const entry of entries) {
+      const { ratios } = figures.get(entry.label)!;
+      if (median(ratios) <= TARGET_RATIO || (entry.locale && !hostHasFontFor(entry.locale))) continue;
+      for (let run = 0; run < 2 * RUNS; run += 1) {
+        const base = await firstPaint({ label: '/', url: '/' });
+        const fcp = await firstPaint(entry);
+        landing.push(base);
+        figures.get(entry.label)!.fcp.push(fcp);
+        ratios.push(fcp / base);
+      }
+    }
     const base = median(landing);
     const rows = entries.map(({ label, locale }) => {
       const { fcp, ratios } = figures.get(label)!;
       return { label, fcp: median(fcp), ratio: median(ratios), judged: !locale || hostHasFontFor(locale) };
     });
     const table = [
-      `first contentful paint, median of ${RUNS} cold loads (400 kbit/s, 400 ms, 4x CPU); ratio: median of each load's to the / loaded just before; target <= ${TARGET_RATIO}x`,
+      `first contentful paint, median of ${RUNS} cold loads (${3 * RUNS} for an entry measured again; 400 kbit/s, 400 ms, 4x CPU); ratio: median of each load's to the / loaded just before; target <= ${TARGET_RATIO}x`,
       `${'/'.padEnd(34)} ${base.toFixed(0).padStart(6)} ms  (median of ${landing.length})`,
-      ...rows.map((r) => `${r.label.padEnd(34)} ${r.fcp.toFixed(0).padStart(6)} ms  ${r.ratio.toFixed(2)}x${r.judged ? '' : '  (no font for this script on this host: not judged)'}`),
+      ...rows.map((r) => `${r.label.padEnd(34)} ${r.fcp.toFixed(0).padStart(6)} ms  ${r.ratio.toFixed(2)}x${figures.get(r.label)!.fcp.length > RUNS ? ' (measured again)' : ''}${r.judged ? '' : '  (no font for this script on this host: not judged)'}`),
     ].join('\n');
     console.log(table);
     expect(rows.filter((r) => r.judged && r.ratio > TARGET_RATIO)).toEqual([]);
