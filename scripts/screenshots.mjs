@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Phone-size screenshots of the landing, auth and dashboard pages in pt, en and ur, written to
-// docs/screenshots/. Needs the product running (npm start) with the local mail outbox, which is
-// where the sign-up code is read from. Usage: node scripts/screenshots.mjs
+// Phone-size screenshots of the landing, auth and dashboard pages in pt, en and ur, and desktop-size
+// ones of the landing page and the dashboard in pt, written to docs/screenshots/ (the README shows
+// them). Needs the product running (npm start) with the local mail outbox, which is where the
+// sign-up code is read from. Usage: node scripts/screenshots.mjs
 import { existsSync, readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,18 +36,49 @@ const context = await browser.newContext({ baseURL: base, viewport: { width: 390
 const api = context.request;
 await api.post('/api/register', { headers: json, data: { name: 'Ana', email, password, acceptTerms: true, acceptPrivacy: true, locale: 'pt' } });
 await api.post('/api/verify-email', { headers: json, data: { email, code: await codeFor(email), password, name: 'Ana' } });
-await new Promise((r) => setTimeout(r, 1500)); // the sign-up bonus arrives through the event bus
-
-const visitor = await browser.newContext({ baseURL: base, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-for (const locale of ['pt', 'en', 'ur']) {
-  for (const [name, ctx, url] of [['landing', visitor, '/'], ['auth', visitor, '/auth?signup=true'], ['dashboard', context, '/dashboard']]) {
-    const page = await ctx.newPage();
-    await page.addInitScript((lng) => localStorage.setItem('locale', lng), locale);
-    await page.goto(url, { waitUntil: 'load' });
-    await page.waitForTimeout(1200);
-    await page.screenshot({ path: path.join(out, `${name}-${locale}.png`) });
-    await page.close();
-    console.log(`docs/screenshots/${name}-${locale}.png`);
-  }
+// The sign-up bonus arrives through the event bus: wait until the account shows it.
+for (let i = 0; ; i++) {
+  const res = await api.get('/api/user');
+  if (res.ok() && (await res.json()).points > 0) break;
+  if (i === 300) throw new Error('the sign-up bonus never arrived');
+  await new Promise((r) => setTimeout(r, 200));
 }
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
+const host = new URL(base).hostname;
+const session = await context.storageState();
+const visitor = await browser.newContext({ baseURL: base, ...PHONE });
+const desktopVisitor = await browser.newContext({ baseURL: base, ...DESKTOP });
+const desktopUser = await browser.newContext({ baseURL: base, ...DESKTOP, storageState: session });
+
+/**
+ * One page as a person sees it once it has settled: in `locale` (stored as the app stores a choice,
+ * localStorage and the cookie, so the first paint is already in it), the app's code run, the page's
+ * data in (no busy region left).
+ */
+async function shoot(ctx, url, locale, file, ready) {
+  await ctx.addCookies([{ name: 'locale', value: locale, domain: host, path: '/' }]);
+  const page = await ctx.newPage();
+  await page.addInitScript((lng) => localStorage.setItem('locale', lng), locale);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(ready).first().waitFor({ state: 'visible' });
+  // Nothing busy, no price still on its placeholder ("networkidle" never comes: the signed-in pages
+  // keep the live stream open).
+  await page.waitForFunction(
+    () => !document.querySelector('[aria-busy="true"]') && ![...document.querySelectorAll('[data-testid^="plan-price-"]')].some((e) => e.textContent === '…'),
+  );
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: path.join(out, file) });
+  await page.close();
+  console.log(`docs/screenshots/${file}`);
+}
+
+for (const locale of ['pt', 'en', 'ur']) {
+  await shoot(visitor, '/', locale, `landing-${locale}.png`, '#root[data-hydrated] h1');
+  await shoot(visitor, '/auth?signup=true', locale, `auth-${locale}.png`, '#root[data-hydrated] form');
+  await shoot(context, '/dashboard', locale, `dashboard-${locale}.png`, '[data-testid="points-balance"]');
+}
+await shoot(desktopVisitor, '/', 'pt', 'landing-desktop.png', '#root[data-hydrated] h1');
+await shoot(desktopUser, '/dashboard', 'pt', 'dashboard-desktop.png', '[data-testid="points-balance"]');
 await browser.close();

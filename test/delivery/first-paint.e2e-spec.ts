@@ -8,8 +8,9 @@ import { startSystem, System } from '../support/system';
 /**
  * The first contentful paint of every entry the product links to, on a slow phone: 400 kbit/s each
  * way, 400 ms of latency and the CPU slowed 4x (Chromium's DevTools protocol), each load in a fresh
- * browser context (nothing cached), beside the pre-rendered `/` measured in the same run. Target:
- * every entry's median within 1.5x of `/`'s median. Prints the figures. Needs the built SPA.
+ * browser context (nothing cached), each right after a load of the pre-rendered `/`. Target: every
+ * entry within 1.5x of `/` (the median of its ratios to the `/` loaded just before it; an entry over
+ * it is measured again before the verdict). Prints the figures. Needs the built SPA.
  *
  *   npx jest test/delivery/first-paint.e2e-spec.ts --maxWorkers=1
  *   FIRST_PAINT_RUNS=5 FIRST_PAINT_ONLY='lng=(en|ur)|signed in' npx jest ...   (more runs, some entries)
@@ -112,23 +113,43 @@ describe('delivery: first paint of every entry on a slow phone', () => {
       entry.cookies === 'english' ? `${LOCALE_COOKIE}=en` : entry.cookies === 'session' ? session.map(([n, v]) => `${n}=${v}`).join('; ') : '';
     for (const entry of [{ label: '/', url: '/' }, ...entries])
       await (await fetch(`${sys.url}${entry.url}`, { headers: { 'accept-encoding': 'br, gzip', cookie: cookieHeader(entry) } })).arrayBuffer();
+    // Paired: each load of an entry comes right after a load of `/`, and the entry is judged by the
+    // median of its ratios to that `/`, so a busy moment of the host weighs on both sides of each
+    // comparison (on a loaded host single loads vary twofold).
     const landing: number[] = [];
-    const figures = new Map<string, number[]>(entries.map((e) => [e.label, []]));
-    // Interleaved: each round measures `/` and then every entry, so a busy moment of the host
-    // weighs on both sides of the comparison.
+    const figures = new Map<string, { fcp: number[]; ratios: number[] }>(entries.map((e) => [e.label, { fcp: [], ratios: [] }]));
     for (let run = 0; run < RUNS; run += 1) {
-      landing.push(await firstPaint({ label: '/', url: '/' }));
-      for (const entry of entries) figures.get(entry.label)!.push(await firstPaint(entry));
+      for (const entry of entries) {
+        const base = await firstPaint({ label: '/', url: '/' });
+        const fcp = await firstPaint(entry);
+        landing.push(base);
+        figures.get(entry.label)!.fcp.push(fcp);
+        figures.get(entry.label)!.ratios.push(fcp / base);
+      }
+    }
+    // An entry over the target is measured again, twice as many times, before the verdict (on the
+    // ratios of all its loads): on a host shared with other work a different entry, of the same
+    // size as `/`, crosses it by chance from run to run; one that is really slow stays over it.
+    for (const entry of entries) {
+      const { ratios } = figures.get(entry.label)!;
+      if (median(ratios) <= TARGET_RATIO || (entry.locale && !hostHasFontFor(entry.locale))) continue;
+      for (let run = 0; run < 2 * RUNS; run += 1) {
+        const base = await firstPaint({ label: '/', url: '/' });
+        const fcp = await firstPaint(entry);
+        landing.push(base);
+        figures.get(entry.label)!.fcp.push(fcp);
+        ratios.push(fcp / base);
+      }
     }
     const base = median(landing);
     const rows = entries.map(({ label, locale }) => {
-      const fcp = median(figures.get(label)!);
-      return { label, fcp, ratio: fcp / base, judged: !locale || hostHasFontFor(locale) };
+      const { fcp, ratios } = figures.get(label)!;
+      return { label, fcp: median(fcp), ratio: median(ratios), judged: !locale || hostHasFontFor(locale) };
     });
     const table = [
-      `first contentful paint, median of ${RUNS} cold loads (400 kbit/s, 400 ms, 4x CPU), target <= ${TARGET_RATIO}x of /`,
-      `${'/'.padEnd(34)} ${base.toFixed(0).padStart(6)} ms`,
-      ...rows.map((r) => `${r.label.padEnd(34)} ${r.fcp.toFixed(0).padStart(6)} ms  ${r.ratio.toFixed(2)}x${r.judged ? '' : '  (no font for this script on this host: not judged)'}`),
+      `first contentful paint, median of ${RUNS} cold loads (${3 * RUNS} for an entry measured again; 400 kbit/s, 400 ms, 4x CPU); ratio: median of each load's to the / loaded just before; target <= ${TARGET_RATIO}x`,
+      `${'/'.padEnd(34)} ${base.toFixed(0).padStart(6)} ms  (median of ${landing.length})`,
+      ...rows.map((r) => `${r.label.padEnd(34)} ${r.fcp.toFixed(0).padStart(6)} ms  ${r.ratio.toFixed(2)}x${figures.get(r.label)!.fcp.length > RUNS ? ' (measured again)' : ''}${r.judged ? '' : '  (no font for this script on this host: not judged)'}`),
     ].join('\n');
     console.log(table);
     expect(rows.filter((r) => r.judged && r.ratio > TARGET_RATIO)).toEqual([]);
