@@ -12,7 +12,7 @@ import { startSystem, System } from '../support/system';
  * entry within 1.5x of `/` (the median of its ratios to the `/` loaded just before it; an entry over
  * it is measured again before the verdict). Prints the figures. Needs the built SPA.
  *
- *   npx jest test/delivery/first-paint.e2e-spec.ts --maxWorkers=1
+ *   npm run bench:first-paint
  *   FIRST_PAINT_RUNS=5 FIRST_PAINT_ONLY='lng=(en|ur)|signed in' npx jest ...   (more runs, some entries)
  */
 const RUNS = Math.max(1, Number(process.env.FIRST_PAINT_RUNS ?? 3));
