@@ -23,6 +23,11 @@ export const notificationsConfigSchema = platformConfigSchema
     EMAIL_ATTEMPTS: envInt(6, 1).describe('Tries per email before it is given up (exponential backoff).'),
     EMAIL_BACKOFF_MS: envInt(2000, 10).describe('First retry delay; doubles each time.'),
     PUBLIC_URL: z.string().url().default('http://localhost:3000').describe('Base of links in emails.'),
+    SUPPORT_EMAIL: z
+      .string()
+      .email()
+      .default('support@localhost')
+      .describe('Where receipts tell buyers to write for help (with their purchase reference).'),
   })
   // The local outbox is the mail sandbox: in production it would swallow every email, codes included.
   .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_HOST !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {

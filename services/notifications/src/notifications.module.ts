@@ -4,6 +4,7 @@ import { NotificationsConfig } from './config';
 import { MailModule } from './mail/mail.module';
 import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
 import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
+import { PurchaseCompletedEventHandler } from './purchases/purchase-completed.event-handler';
 import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
 import { EsimReadyEventHandler } from './redemptions/esim-ready.event-handler';
 import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
@@ -36,6 +37,7 @@ export class NotificationsModule {
         DataGiftGrantedEventHandler,
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
+        PurchaseCompletedEventHandler,
       ],
     };
   }

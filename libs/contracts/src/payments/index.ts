@@ -2,3 +2,4 @@ export * from './payments.events';
 export * from './payments.rpc';
 export * from './payments-admin.rpc';
 export * from './operator.events';
+export * from './purchase-receipt.events';

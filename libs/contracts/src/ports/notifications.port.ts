@@ -2,9 +2,10 @@ import { EmailChanged, ExistingAccountSignupAttempted, PasswordChanged, Password
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
 import { PurchaseResolved } from '../payments/operator.events';
+import { PurchaseCompleted } from '../payments/purchase-receipt.events';
 import { defineServicePort } from './service-port';
 
 /** Emails people: every event here becomes one message in the user's language. */
 export const NotificationsPort = defineServicePort('notifications', {
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, PurchaseCompleted],
 });

@@ -2,6 +2,7 @@ import { PaymentSucceeded, StripeEventRefused } from '../payments/payments.event
 import { PaymentsRpc } from '../payments/payments.rpc';
 import { PaymentsAdminRpc } from '../payments/payments-admin.rpc';
 import { PurchaseResolved } from '../payments/operator.events';
+import { PurchaseCompleted } from '../payments/purchase-receipt.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { StripeEventAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
@@ -12,6 +13,6 @@ import { defineServicePort } from './service-port';
  */
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],
-  publishes: [PaymentSucceeded, PurchaseResolved, StripeEventRefused],
+  publishes: [PaymentSucceeded, PurchaseResolved, PurchaseCompleted, StripeEventRefused],
   consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted],
 });
