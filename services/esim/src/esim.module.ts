@@ -1,3 +1,4 @@
+import { CancelUnusedLineRpcHandler } from './purchase-refunds/cancel-unused-line.rpc-handler';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { QrCodes } from './activation/qr-codes.service';
@@ -46,7 +47,7 @@ export class EsimModule {
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, CancelUnusedLineRpcHandler],
       providers: [
         DeliveryResolutions,
         OperatorOutcomeListener,

@@ -6,6 +6,7 @@ import { isImageDataUrl } from '../activation/activationSource';
 import { activationPath } from '../checkout/purchaseOutcome';
 import { maskIccid } from '../redeem/iccid';
 import { LineUsage } from './LineUsage';
+import { RefundPanel } from './RefundPanel';
 import { qrFileName, topUpPath, type WalletEntry } from './wallet';
 import { saveDataUrl, shareQrCode } from './shareQr';
 
@@ -158,6 +159,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
             {t('esims.actions.processing')}
           </Button>
         )}
+        <RefundPanel entry={entry} />
       </div>
     </article>
   );

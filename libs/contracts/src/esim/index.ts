@@ -6,3 +6,4 @@ export * from './redemption-view';
 export * from './purchase-esim.events';
 export * from './esim-admin.rpc';
 export * from './operator.events';
+export * from './purchase-line.rpc';

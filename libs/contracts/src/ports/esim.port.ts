@@ -4,13 +4,14 @@ import { EsimAdminRpc } from '../esim/esim-admin.rpc';
 import { DeliveryResolved } from '../esim/operator.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { EsimWalletRpc } from '../esim/wallet.rpc';
+import { PurchaseLineRpc } from '../esim/purchase-line.rpc';
 import { PaymentSucceeded } from '../payments/payments.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { PointsReserved } from '../rewards/redemptions';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
-  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc)],
+  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc), ...Object.values(PurchaseLineRpc)],
   publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged],
   consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved],
 });
