@@ -18,6 +18,7 @@ describe('self-serve refunds', () => {
   let db: Client;
   let stripe: Stripe;
   let ana: HttpClient;
+  let anaEmail = '';
   let bruno: HttpClient;
 
   beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('self-serve refunds', () => {
     stripe = serverStripe(sys);
     ana = sys.client();
     bruno = sys.client();
-    await signUp(ana, sys.mail, { name: 'Ana' });
+    anaEmail = (await signUp(ana, sys.mail, { name: 'Ana', locale: 'pt' })).email;
     await signUp(bruno, sys.mail, { name: 'Bruno' });
   });
   afterAll(async () => {
@@ -90,6 +91,12 @@ describe('self-serve refunds', () => {
     expect(await stripeRefunds(paymentIntentId)).toHaveLength(1);
     const listed = (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === purchaseId);
     expect(listed).toMatchObject({ status: 'refunded', refundedAt: expect.any(String), refundableUntil: null, paymentMethod: 'pix' });
+    // One email, in the buyer's language: the Pix refund goes back to the paying account.
+    const mail = await sys.mail.waitForMail(anaEmail, { subject: /^Reembolsamos seu eSIM de 1 GB$/ });
+    expect(mail.text.replace(/\s/g, ' ')).toContain('reembolsamos R$ 14,90 do seu eSIM de 1 GB');
+    expect(mail.text).toContain('O reembolso volta para a conta que pagou o Pix');
+    expect(mail.text).toContain(purchaseId);
+    expect(sys.mail.mailsTo(anaEmail).filter((m) => m.subject.startsWith('Reembolsamos') && m.text.includes(purchaseId))).toHaveLength(1);
     // The database itself refuses a second refund row of a purchase.
     await expect(db.query(`INSERT INTO purchase_refunds (purchase_id, user_id, amount, currency) SELECT id, user_id, price_usd, currency FROM esim_purchases WHERE id = $1`, [purchaseId])).rejects.toThrow(/duplicate key/);
   });

@@ -5,6 +5,7 @@ import { MailModule } from './mail/mail.module';
 import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
 import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
 import { PurchaseCompletedEventHandler } from './purchases/purchase-completed.event-handler';
+import { PurchaseRefundedEventHandler } from './purchases/purchase-refunded.event-handler';
 import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
 import { EsimReadyEventHandler } from './redemptions/esim-ready.event-handler';
 import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
@@ -38,6 +39,7 @@ export class NotificationsModule {
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
         PurchaseCompletedEventHandler,
+        PurchaseRefundedEventHandler,
       ],
     };
   }

@@ -3,3 +3,4 @@ export * from './payments.rpc';
 export * from './payments-admin.rpc';
 export * from './operator.events';
 export * from './purchase-receipt.events';
+export * from './purchase-refund.events';

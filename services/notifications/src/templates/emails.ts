@@ -75,6 +75,20 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
       appUrl: z.string().url(),
     }),
   }),
+  /** The buyer refunded a purchase themselves (docs/payments.md, "Refunds"); amount raw, formatted here. */
+  z.object({
+    kind: z.literal('selfRefund'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      amountGB: z.number(),
+      amountMinor: z.number().int(),
+      currency: z.enum(PRICE_CURRENCIES),
+      paymentMethod: z.enum(PAYMENT_METHODS),
+      reference: z.string(),
+    }),
+  }),
 ]);
 export type EmailJob = z.infer<typeof emailJobSchema>;
 
@@ -184,6 +198,16 @@ export function composeEmail(job: EmailJob): RenderedEmail {
         ],
         vars,
       );
+    }
+    case 'selfRefund': {
+      const m = messages(job.locale, 'selfRefund');
+      const d = job.data;
+      const amount = new Intl.NumberFormat(job.locale, { style: 'currency', currency: d.currency }).format(d.amountMinor / 100);
+      return renderEmail(job.locale, m.subject, d.name, [{ text: m.intro }, { text: d.paymentMethod === 'pix' ? m.pixNote : m.cardNote }, { text: m.line }, { text: m.reference }], {
+        amountGB: d.amountGB,
+        amount,
+        reference: d.reference,
+      });
     }
     case 'emailChanged': {
       const m = messages(job.locale, 'emailChanged');

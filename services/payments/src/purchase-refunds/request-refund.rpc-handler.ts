@@ -1,6 +1,6 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { PaymentsRpc, PriceCurrency, PurchaseLineRpc, PurchaseRefund, RpcMeta, RpcRequest } from '@esim/contracts';
+import { PaymentsRpc, PriceCurrency, PurchaseLineRpc, PurchaseRefund, PurchaseRefunded, RpcMeta, RpcRequest } from '@esim/contracts';
 import { actingUserId, AppError, CONFIG, RpcClient, RpcHandler, UnitOfWork } from '@esim/platform';
 import type { PaymentsConfig } from '../config';
 import type { EsimPurchaseEntity } from '../purchases/esim-purchase.entity';
@@ -85,6 +85,20 @@ export class RequestRefundRpcHandler {
         [p.id, refundId],
       )) as [RefundRow[], number];
       await this.purchases.transition(tx.manager, { id: p.id }, ['activated'], 'refunded', {});
+      // Only the request that recorded the refund tells the buyer (a taken-over claim finds it done).
+      if (row) {
+        tx.publish(PurchaseRefunded, {
+          purchaseId: p.id,
+          userId: p.userId,
+          planType: p.planType,
+          amountGB: p.amountGB,
+          amountMinor: p.priceUSD,
+          currency: p.currency.toUpperCase() as PriceCurrency,
+          paymentMethod: p.paymentMethod,
+          stripeRefundId: refundId,
+          refundedAt: new Date(row.completed_at!).toISOString(),
+        });
+      }
       this.log.warn(`purchase ${p.id}: refunded by its buyer (${refundId}, ${p.priceUSD} ${p.currency}, ${p.paymentMethod})`);
       return this.view(p, row ?? (await this.claimOf(p.id, tx.manager))!);
     });
