@@ -20,15 +20,19 @@ describe('self-serve refunds', () => {
   let ana: HttpClient;
   let anaEmail = '';
   let bruno: HttpClient;
+  let admin: HttpClient;
+  const adminEmail = `refunds-admin-${Date.now()}@example.com`;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { PURCHASE_CONFIRM_WAIT_MS: '10000' } });
+    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { PURCHASE_CONFIRM_WAIT_MS: '10000', ADMIN_EMAILS: adminEmail } });
     db = await paymentsDb(sys);
     stripe = serverStripe(sys);
     ana = sys.client();
     bruno = sys.client();
     anaEmail = (await signUp(ana, sys.mail, { name: 'Ana', locale: 'pt' })).email;
     await signUp(bruno, sys.mail, { name: 'Bruno' });
+    admin = sys.client();
+    await signUp(admin, sys.mail, { name: 'Operator', email: adminEmail });
   });
   afterAll(async () => {
     await db?.end();
@@ -97,6 +101,13 @@ describe('self-serve refunds', () => {
     expect(mail.text).toContain('O reembolso volta para a conta que pagou o Pix');
     expect(mail.text).toContain(purchaseId);
     expect(sys.mail.mailsTo(anaEmail).filter((m) => m.subject.startsWith('Reembolsamos') && m.text.includes(purchaseId))).toHaveLength(1);
+    // The admin console lists it, with who asked.
+    const console = await admin.get('/api/admin/refunds');
+    expect(console.status).toBe(200);
+    expect(console.json().refunds.filter((r: { purchaseId: string }) => r.purchaseId === purchaseId)).toEqual([
+      expect.objectContaining({ amount: 1490, currency: 'BRL', paymentMethod: 'pix', status: 'succeeded', stripeRefundId: rows[0].stripe_refund_id, user: expect.objectContaining({ email: anaEmail }) }),
+    ]);
+    expect((await ana.get('/api/admin/refunds')).status).toBe(403);
     // The database itself refuses a second refund row of a purchase.
     await expect(db.query(`INSERT INTO purchase_refunds (purchase_id, user_id, amount, currency) SELECT id, user_id, price_usd, currency FROM esim_purchases WHERE id = $1`, [purchaseId])).rejects.toThrow(/duplicate key/);
   });

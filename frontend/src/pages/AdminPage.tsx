@@ -7,6 +7,7 @@ import { AuditTrail } from './admin/AuditTrail';
 import { DeadLetters } from './admin/DeadLetters';
 import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
 import { OperatorQueue } from './admin/OperatorQueue';
+import { Refunds } from './admin/Refunds';
 import { StatsCards } from './admin/StatsCards';
 import { SupplierTest } from './admin/SupplierTest';
 import { UserTable } from './admin/UserTable';
@@ -44,6 +45,7 @@ function AdminConsole() {
       </div>
       <UserTable onGift={(target) => setGift({ open: true, target })} />
       <OperatorQueue />
+      <Refunds />
       <DeadLetters />
       <AuditTrail />
       <GiftDialog open={gift.open} initialUser={gift.target} onClose={() => setGift({ open: false, target: null })} />

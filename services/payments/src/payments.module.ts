@@ -10,6 +10,7 @@ import { PurchaseCurrency1738000000000 } from './migrations/1738000000000-purcha
 import { PurchasePaymentMethod1739000000000 } from './migrations/1739000000000-purchase-payment-method';
 import { PurchaseRefunds1739100000000 } from './migrations/1739100000000-purchase-refunds';
 import { RequestRefundRpcHandler } from './purchase-refunds/request-refund.rpc-handler';
+import { ListRefundsRpcHandler } from './purchase-refunds/list-refunds.rpc-handler';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
@@ -43,6 +44,7 @@ export class PaymentsModule {
       controllers: [
         CreatePaymentRpcHandler,
         RequestRefundRpcHandler,
+        ListRefundsRpcHandler,
         ConfirmPurchaseRpcHandler,
         ListPurchasesRpcHandler,
         PaymentConfigRpcHandler,

@@ -1,3 +1,4 @@
+import { purchaseRefundRecordSchema } from '../payments/payments-admin.rpc';
 import { z } from 'zod';
 import { manualDeliverySchema, OPERATOR_ITEM_KINDS, operatorQueueItemSchema, operatorResolutionSchema } from '../admin/operator-queue';
 import { defineRoute } from '../openapi/define-route';
@@ -78,7 +79,23 @@ export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** `GET /api/admin/refunds`: self-serve refunds, newest first, with who asked. */
+export const adminRefundsResponseSchema = z.object({
+  refunds: z.array(
+    purchaseRefundRecordSchema.extend({ user: z.object({ id: z.string().uuid(), name: z.string().nullable(), email: z.string() }).nullable() }),
+  ),
+});
+export type AdminRefundsResponse = z.infer<typeof adminRefundsResponseSchema>;
+
 export const AdminOperationsRoutes = {
+  refunds: defineRoute({
+    method: 'GET',
+    path: '/api/admin/refunds',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Self-serve refunds of purchases, newest first',
+    response: adminRefundsResponseSchema,
+  }),
   operatorQueue: defineRoute({
     method: 'GET',
     path: '/api/admin/operator-queue',

@@ -10,6 +10,7 @@ import { AuditController } from './audit.controller';
 import { DeadLettersController } from './dead-letters.controller';
 import { KeepgoTestController } from './keepgo-test.controller';
 import { OperatorQueueController } from './operator-queue.controller';
+import { AdminRefundsController } from './admin-refunds.controller';
 import { UsersExportController } from './users-export.controller';
 
 /**
@@ -25,6 +26,7 @@ import { UsersExportController } from './users-export.controller';
     AdminGiftsController,
     KeepgoTestController,
     OperatorQueueController,
+    AdminRefundsController,
     DeadLettersController,
     AuditController,
   ],
