@@ -13,12 +13,15 @@ const purchase = (over: Partial<EsimPurchase>): EsimPurchase => ({
   currency: 'USD',
   country: 'BR',
   paymentIntentId: 'pi_1',
+  paymentMethod: 'card',
   status: 'activated',
   iccid: '8900000000000000011',
   lpaCode: 'LPA:1$smdp$bought',
   qrCode: PNG,
   createdAt: '2026-01-03T10:00:00.000Z',
   activatedAt: '2026-01-03T10:00:05.000Z',
+  refundableUntil: '2026-01-10T10:00:00.000Z',
+  refundedAt: null,
   ...over,
 });
 const line = (over: Partial<WalletLine>): WalletLine => ({
