@@ -154,7 +154,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
               </ButtonLink>
             )}
           </>
-        ) : (
+        ) : entry.status === 'refunded' ? null : (
           <Button block disabled data-testid="wallet-processing">
             {t('esims.actions.processing')}
           </Button>
