@@ -210,7 +210,8 @@ describe('the operator queue', () => {
     const listed = (await ana.client.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === payment.purchaseId);
     expect(listed).toMatchObject({ status: 'activated', iccid, lpaCode: LPA, qrCode: expect.stringMatching(/^data:image\/png;base64,/) });
     await waitFor(async () => JSON.stringify((await ana.client.get('/api/esim-lines')).json()).includes(iccid), { what: 'the wallet line' });
-    expect(await mailsAfter(mails, /./)).toEqual([es.esimReady.subject]);
+    // The eSIM, and the purchase's receipt now that it has one (docs/payments.md, "Receipts").
+    expect((await mailsAfter(mails, /./)).sort()).toEqual([es.esimReady.subject, es.purchaseReceipt.subject.replace('{{amountGB}}', '1')].sort());
     expect((await act(ops, 'purchase', payment.purchaseId, 'refund')).status).toBe(409);
   });
 

@@ -11,6 +11,7 @@ import {
   createPayment,
   keepGoControl,
   paymentsDb,
+  payWithVisa,
   sendWebhook,
   serverStripe,
   settlePix,
@@ -41,7 +42,8 @@ describe('Pix purchases', () => {
     db = await paymentsDb(sys);
     stripe = serverStripe(sys);
     ana = sys.client();
-    anaUser = await signUp(ana, sys.mail, { name: 'Ana' });
+    // Portuguese: the receipts are in the buyer's language.
+    anaUser = await signUp(ana, sys.mail, { name: 'Ana', locale: 'pt' });
   });
   afterAll(async () => {
     await db?.end();
@@ -71,6 +73,11 @@ describe('Pix purchases', () => {
       async () => (await stripe.events.list({ type, limit: 100 })).data.find((e) => (e.data.object as Stripe.PaymentIntent).id === paymentIntentId),
       { what: `the ${type} event of ${paymentIntentId}` },
     );
+  /** The receipts emailed for one purchase (they quote its reference). */
+  const receiptsOf = (purchaseId: string) => sys.mail.mailsTo(anaUser.email).filter((m) => /^Seu recibo/.test(m.subject) && m.text.includes(purchaseId));
+  const receipt = (purchaseId: string) =>
+    waitFor(async () => receiptsOf(purchaseId)[0], { what: `the receipt of purchase ${purchaseId}`, timeoutMs: 20_000 });
+  const plain = (text: string) => text.replace(/\s/g, ' ');
   const status = (paymentIntentId: string, expected: string) =>
     waitFor(async () => (await purchaseRow(paymentIntentId))?.status === expected, { what: `purchase of ${paymentIntentId} to be ${expected}`, timeoutMs: 20_000 });
 
@@ -127,10 +134,11 @@ describe('Pix purchases', () => {
     expect(qr.expires_at).toBeGreaterThanOrEqual(started + PIX_EXPIRES_AFTER_SECONDS);
     expect(qr.expires_at).toBeLessThanOrEqual(started + PIX_EXPIRES_AFTER_SECONDS + 5);
     expect(qr.hosted_instructions_url).toContain(`/sandbox/stripe/pix/${payment.paymentIntentId}`);
-    const png = await fetch(qr.image_url_png.replace(/^https?:\/\/[^/]+/, sys.url));
+    // The emulator's own QR image and hosted page (asked of the sandboxes app, whose address PUBLIC_URL stands for here).
+    const png = await fetch(qr.image_url_png.replace(/^https?:\/\/[^/]+/, sys.sandboxes.url));
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
-    const page = await fetch(qr.hosted_instructions_url.replace(/^https?:\/\/[^/]+/, sys.url));
+    const page = await fetch(qr.hosted_instructions_url.replace(/^https?:\/\/[^/]+/, sys.sandboxes.url));
     expect(await page.text()).toContain('Simulate payment');
 
     // Shown but not paid: nothing is fulfilled, and confirming says so.
@@ -152,6 +160,20 @@ describe('Pix purchases', () => {
 
     const listed = (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === payment.purchaseId);
     expect(listed).toMatchObject({ paymentMethod: 'pix', priceCents: 2490, currency: 'BRL', status: 'activated', iccid: row.iccid });
+    // The receipt, in Portuguese: plan, price and currency, Pix, the date, the ICCID masked, help.
+    const mail = await receipt(payment.purchaseId);
+    expect(mail.subject).toBe('Seu recibo: eSIM de 3 GB');
+    const text = plain(mail.text);
+    expect(text).toContain('Plano: eSIM de 3 GB para Brasil, válido por 30 dias');
+    expect(text).toContain('Valor: R$ 24,90 (BRL)');
+    expect(text).toContain('Forma de pagamento: Pix');
+    expect(text).toMatch(/Data: \d{1,2} de \p{L}+ de \d{4}/u);
+    expect(text).toContain(`Seu eSIM: ICCID ••••${row.iccid.slice(-4)}`);
+    expect(text).not.toContain(row.iccid);
+    expect(text).toContain(`Referência da compra: ${payment.purchaseId}`);
+    expect(text).toMatch(/Precisa de ajuda\? Escreva para \S+@\S+/);
+    expect(text).toContain('/esims');
+
     // /success confirming afterwards answers the eSIM, without a second one.
     expect((await confirmPurchase(ana, payment.paymentIntentId)).json()).toMatchObject({ status: 'activated', iccid: row.iccid });
     expect(await fulfilments(payment.purchaseId)).toBe(1);
@@ -208,5 +230,18 @@ describe('Pix purchases', () => {
     expect(await purchaseRow(payment.paymentIntentId)).toMatchObject({ status: 'activated', price_usd: 3490, currency: 'brl' });
     expect(await fulfilments(payment.purchaseId)).toBe(1);
     expect(await linesCreated()).toBe(linesBefore + 1);
+    await receipt(payment.purchaseId);
+    expect(receiptsOf(payment.purchaseId)).toHaveLength(1);
+  });
+
+  it('a card purchase gets its receipt too, in the currency it was charged', async () => {
+    await quiet();
+    const payment = await createPayment(ana, { planType: '5GB', country: 'US' });
+    expect((await payWithVisa(sys, payment)).status).toBe(200);
+    await status(payment.paymentIntentId, 'activated');
+    const text = plain((await receipt(payment.purchaseId)).text);
+    expect(text).toContain('Valor: US$ 6,99 (USD)');
+    expect(text).toContain('Forma de pagamento: cartão');
+    expect(text).toContain('Estados Unidos');
   });
 });

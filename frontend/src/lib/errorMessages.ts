@@ -65,6 +65,7 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   payment_mismatch: () => ({ key: 'errors.reasons.payment_mismatch' }),
   payment_provider_unavailable: () => ({ key: 'checkout.failure.unreachable' }),
   pix_requires_brl: () => ({ key: 'errors.reasons.pix_requires_brl' }),
+  refund_not_allowed: (d) => ({ key: `refunds.why.${d?.why ?? 'not_activated'}` }),
   offerwall_disabled: () => ({ key: 'errors.reasons.offerwall_disabled' }),
   too_many_open_claims: (d, n) => ({ key: 'errors.reasons.too_many_open_claims', values: { limit: n(d?.limit ?? 0) } }),
 };

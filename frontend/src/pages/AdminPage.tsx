@@ -9,6 +9,7 @@ import { DeadLetters } from './admin/DeadLetters';
 import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
 import { LinkedAccounts } from './admin/LinkedAccounts';
 import { OperatorQueue } from './admin/OperatorQueue';
+import { Refunds } from './admin/Refunds';
 import { StatsCards } from './admin/StatsCards';
 import { SupplierTest } from './admin/SupplierTest';
 import { UserTable } from './admin/UserTable';
@@ -48,6 +49,7 @@ function AdminConsole() {
       <OperatorQueue />
       <CreditClaims />
       <LinkedAccounts />
+      <Refunds />
       <DeadLetters />
       <AuditTrail />
       <GiftDialog open={gift.open} initialUser={gift.target} onClose={() => setGift({ open: false, target: null })} />

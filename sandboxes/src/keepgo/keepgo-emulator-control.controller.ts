@@ -18,6 +18,11 @@ const controlSchema = z
      * first, never below zero (docs/keepgo.md, "The emulator").
      */
     consume: z.object({ iccid: z.string().regex(/^\d{18,22}$/), mb: z.number().int().min(1).max(1_000_000) }).strict().optional(),
+    /**
+     * What a phone would do to a line: `installed` (KeepGo then reports it Activated) and/or
+     * `usedMb` of data spent (the bundles' remaining usage goes down).
+     */
+    line: z.object({ iccid: z.string().min(1).max(32), installed: z.boolean().optional(), usedMb: z.number().int().min(0).max(1_000_000).optional() }).strict().optional(),
     /** Faults off and request counts back to zero. */
     reset: z.boolean().optional(),
   })
@@ -50,7 +55,11 @@ export class KeepGoEmulatorControlController {
       res.status(400);
       return { ack: 'error', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
     }
-    const { mode, times, path, applyEffect, balanceUsd, consume, reset } = parsed.data;
+    const { mode, times, path, applyEffect, balanceUsd, consume, reset, line } = parsed.data;
+    if (line && !(await this.emulator.useLine(line.iccid, { installed: line.installed ?? false, usedMb: line.usedMb ?? 0 }))) {
+      res.status(404);
+      return { ack: 'error', message: `line ${line.iccid} not found` };
+    }
     if (reset) this.faults.reset();
     if (mode) this.faults.set({ mode, times, path, applyEffect });
     if (balanceUsd !== undefined) await this.emulator.setBalance(balanceUsd);

@@ -190,6 +190,20 @@ export class KeepGoEmulator implements OnApplicationBootstrap {
     return ok({ account_balance: row?.balance ?? '0.00' });
   }
 
+  /** A phone installing the line (Activated) and/or spending `usedMb` of its data; false when there is no such line. */
+  async useLine(iccid: string, use: { installed: boolean; usedMb: number }): Promise<boolean> {
+    const line = await this.db.getRepository(KeepGoSandboxLine).findOneBy({ iccid });
+    if (!line) return false;
+    if (use.installed && line.status === 'Registered') await this.db.getRepository(KeepGoSandboxLine).update({ iccid }, { status: 'Activated' });
+    if (use.usedMb > 0) {
+      await this.db.query(
+        `UPDATE keepgo_sandbox_data_bundles SET remaining_usage_kb = GREATEST(remaining_usage_kb - $2, 0) WHERE id = (SELECT id FROM keepgo_sandbox_data_bundles WHERE iccid = $1 ORDER BY id LIMIT 1)`,
+        [iccid, use.usedMb * 1024],
+      );
+    }
+    return true;
+  }
+
   /** Sets the account balance (a test reaches "insufficient balance" this way). */
   async setBalance(usd: number): Promise<void> {
     await this.db.query(

@@ -1,3 +1,4 @@
+import { CancelUnusedLineRpcHandler } from './purchase-refunds/cancel-unused-line.rpc-handler';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
@@ -58,7 +59,7 @@ export class EsimModule {
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, AutoTopupRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, AutoTopupRpcHandler, CancelUnusedLineRpcHandler],
       providers: [
         AccountDeletedEventHandler,
         DeliveryResolutions,

@@ -56,6 +56,11 @@ export const notificationsConfigSchema = platformConfigSchema
   .refine((c) => c.NODE_ENV !== 'production' || c.VAPID_PUBLIC_KEY !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['VAPID_PUBLIC_KEY'],
     message: 'VAPID_PUBLIC_KEY is required in production (or ALLOW_SANDBOX_IN_PRODUCTION for a demo)',
+    SUPPORT_EMAIL: z
+      .string()
+      .email()
+      .default('support@localhost')
+      .describe('Where receipts tell buyers to write for help (with their purchase reference).'),
   })
   // The local outbox is the mail sandbox: in production it would swallow every email, codes included.
   .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_HOST !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {

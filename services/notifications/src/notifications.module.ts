@@ -7,6 +7,8 @@ import { SentEmails1739000000000 } from './migrations/1739000000000-sent-emails'
 import { SentEmailsRpcHandler } from './sent-emails/sent-emails.rpc-handler';
 import { DeliveryResolvedEventHandler } from './operator-queue/delivery-resolved.event-handler';
 import { PurchaseResolvedEventHandler } from './operator-queue/purchase-resolved.event-handler';
+import { PurchaseCompletedEventHandler } from './purchases/purchase-completed.event-handler';
+import { PurchaseRefundedEventHandler } from './purchases/purchase-refunded.event-handler';
 import { DataGiftGrantedEventHandler } from './redemptions/data-gift-granted.event-handler';
 import { EsimReadyEventHandler } from './redemptions/esim-ready.event-handler';
 import { PasswordChangedEventHandler } from './password/password-changed.event-handler';
@@ -46,6 +48,8 @@ export class NotificationsModule {
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
         LineDataLowEventHandler,
+        PurchaseCompletedEventHandler,
+        PurchaseRefundedEventHandler,
       ],
     };
   }

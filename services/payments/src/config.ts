@@ -32,6 +32,9 @@ export const paymentsConfigSchema = platformConfigSchema
     PIX_EXPIRES_AFTER_SECONDS: envInt(1_800, 10)
       .pipe(z.number().max(1_209_600))
       .describe('How long a Pix code (QR and copy-and-paste) can be paid after it is shown; then it expires unpaid and the buyer asks for a new one (Stripe allows 10 seconds to 14 days).'),
+    REFUND_WINDOW_DAYS: envInt(7, 0).describe(
+      'How many days after paying a buyer may refund a purchase themselves (My eSIMs), if the provider reports its eSIM never installed nor used.',
+    ),
     PURCHASE_CONFIRM_WAIT_MS: envInt(4_000, 0)
       .pipe(z.number().max(PURCHASE_CONFIRM_WAIT_LIMIT_MS))
       .describe(`How long confirming a purchase waits for the eSIM before answering "processing" (at most ${PURCHASE_CONFIRM_WAIT_LIMIT_MS}).`),

@@ -8,6 +8,9 @@ import { PaymentReconciler } from './reconciliation/payment-reconciler';
 import { StripeSandboxMoved1737000000000 } from './migrations/1737000000000-stripe-sandbox-moved';
 import { PurchaseCurrency1738000000000 } from './migrations/1738000000000-purchase-currency';
 import { PurchasePaymentMethod1739000000000 } from './migrations/1739000000000-purchase-payment-method';
+import { PurchaseRefunds1739100000000 } from './migrations/1739100000000-purchase-refunds';
+import { RequestRefundRpcHandler } from './purchase-refunds/request-refund.rpc-handler';
+import { ListRefundsRpcHandler } from './purchase-refunds/list-refunds.rpc-handler';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
 import { PurchaseResolutions } from './operator-queue/purchase-resolutions';
 import { ConfirmPurchaseRpcHandler } from './purchases/confirm-purchase.rpc-handler';
@@ -38,11 +41,13 @@ export class PaymentsModule {
           config,
           retention: paymentsRetention(config),
           entities: [EsimPurchaseEntity],
-          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000, PurchasePaymentMethod1739000000000],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000, PurchasePaymentMethod1739000000000, PurchaseRefunds1739100000000],
         }),
       ],
       controllers: [
         CreatePaymentRpcHandler,
+        RequestRefundRpcHandler,
+        ListRefundsRpcHandler,
         ConfirmPurchaseRpcHandler,
         ListPurchasesRpcHandler,
         PaymentConfigRpcHandler,

@@ -7,6 +7,7 @@ import { activationPath } from '../checkout/purchaseOutcome';
 import { maskIccid } from '../redeem/iccid';
 import { AutoTopup } from './AutoTopup';
 import { LineUsage } from './LineUsage';
+import { RefundPanel } from './RefundPanel';
 import { qrFileName, topUpPath, type WalletEntry } from './wallet';
 import { saveDataUrl, shareQrCode } from './shareQr';
 
@@ -155,11 +156,12 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
               </ButtonLink>
             )}
           </>
-        ) : (
+        ) : entry.status === 'refunded' ? null : (
           <Button block disabled data-testid="wallet-processing">
             {t('esims.actions.processing')}
           </Button>
         )}
+        <RefundPanel entry={entry} />
       </div>
     </article>
   );

@@ -20,6 +20,8 @@ const purchase = (over: Partial<EsimPurchase>): EsimPurchase => ({
   qrCode: PNG,
   createdAt: '2026-01-03T10:00:00.000Z',
   activatedAt: '2026-01-03T10:00:05.000Z',
+  refundableUntil: '2026-01-10T10:00:00.000Z',
+  refundedAt: null,
   ...over,
 });
 const line = (over: Partial<WalletLine>): WalletLine => ({

@@ -29,6 +29,12 @@ export interface WalletEntry {
   ready: boolean;
   /** When the user got it (ISO). */
   date: string;
+  /** The purchase, for a bought eSIM (its refund); null for a redeemed or gifted line. */
+  purchaseId: string | null;
+  /** Until when a refund may be asked for (ISO), for an activated purchase. */
+  refundableUntil: string | null;
+  /** When a self-serve refund went through (ISO). */
+  refundedAt: string | null;
 }
 
 const byDateDesc = (a: WalletEntry, b: WalletEntry) => Date.parse(b.date) - Date.parse(a.date) || a.key.localeCompare(b.key);
@@ -60,6 +66,9 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       status: p.status,
       ready: p.status === 'activated',
       date: p.createdAt,
+      purchaseId: p.id,
+      refundableUntil: p.refundableUntil,
+      refundedAt: p.refundedAt,
     });
   }
   for (const l of lines ?? []) {
@@ -78,6 +87,9 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       status: 'activated',
       ready: true,
       date: l.createdAt,
+      purchaseId: null,
+      refundableUntil: null,
+      refundedAt: null,
     });
   }
   return entries.sort(byDateDesc);

@@ -11,4 +11,11 @@ export const PAYMENTS_ERRORS = {
   pix_requires_brl: declareError('validation', 'user'),
   payment_provider_unavailable: declareError('bad_gateway', 'user'),
   refund_failed: declareError('bad_gateway', 'operator'),
+  /**
+   * A self-serve refund is not offered for this purchase. `why`: `window_passed` (older than
+   * REFUND_WINDOW_DAYS), `installed` / `used` (the provider reports the eSIM installed or its data
+   * used), `not_activated` (no eSIM yet, or already refunded by an operator), `not_found` (the
+   * provider does not know the line).
+   */
+  refund_not_allowed: declareError('conflict', 'user', detailsOf<{ why: 'window_passed' | 'installed' | 'used' | 'not_activated' | 'not_found' }>()),
 } as const;

@@ -8,3 +8,4 @@ export * from './esim-admin.rpc';
 export * from './operator.events';
 export * from './usage-alerts.events';
 export * from './auto-topup.rpc';
+export * from './purchase-line.rpc';

@@ -1,3 +1,4 @@
+import { purchaseRefundRecordSchema } from '../payments/payments-admin.rpc';
 import { z } from 'zod';
 import { manualDeliverySchema, OPERATOR_ITEM_KINDS, operatorQueueItemSchema, operatorResolutionSchema } from '../admin/operator-queue';
 import { defineRoute } from '../openapi/define-route';
@@ -99,6 +100,14 @@ export const linkedAccountsResponseSchema = z.object({
 });
 export type LinkedAccountsResponse = z.infer<typeof linkedAccountsResponseSchema>;
 
+/** `GET /api/admin/refunds`: self-serve refunds, newest first, with who asked. */
+export const adminRefundsResponseSchema = z.object({
+  refunds: z.array(
+    purchaseRefundRecordSchema.extend({ user: z.object({ id: z.string().uuid(), name: z.string().nullable(), email: z.string() }).nullable() }),
+  ),
+});
+export type AdminRefundsResponse = z.infer<typeof adminRefundsResponseSchema>;
+
 export const AdminOperationsRoutes = {
   linkedAccounts: defineRoute({
     method: 'GET',
@@ -107,6 +116,14 @@ export const AdminOperationsRoutes = {
     auth: 'admin',
     summary: 'Accounts linked by a shared device, with their other signals (disposable email, shared networks, reversals)',
     response: linkedAccountsResponseSchema,
+  }),
+  refunds: defineRoute({
+    method: 'GET',
+    path: '/api/admin/refunds',
+    tag: 'Admin',
+    auth: 'admin',
+    summary: 'Self-serve refunds of purchases, newest first',
+    response: adminRefundsResponseSchema,
   }),
   operatorQueue: defineRoute({
     method: 'GET',

@@ -127,6 +127,14 @@ export const esimPurchaseSchema = z.object({
   qrCode: z.string().nullable(),
   createdAt: z.string(),
   activatedAt: z.string().nullable(),
+  /**
+   * Until when a refund may be asked for (paid + REFUND_WINDOW_DAYS), for an activated purchase;
+   * null otherwise. The eSIM must also be neither installed nor used, which only the provider
+   * knows: asking is how to find out.
+   */
+  refundableUntil: z.string().nullable(),
+  /** When a self-serve refund went through, else null. */
+  refundedAt: z.string().nullable(),
 });
 export type EsimPurchase = z.infer<typeof esimPurchaseSchema>;
 
@@ -185,6 +193,17 @@ export const sandboxStripeErrorSchema = z.object({
 });
 export type SandboxStripeError = z.infer<typeof sandboxStripeErrorSchema>;
 
+/** `POST /api/esim-purchases/:id/refund`: the purchase refunded (or its refund under way), once however often asked. */
+export const purchaseRefundSchema = z.object({
+  purchaseId: z.string().uuid(),
+  status: z.enum(['refunded', 'refund_pending']),
+  amount: z.number().int(),
+  currency: z.enum(PRICE_CURRENCIES),
+  refundedAt: z.string().nullable(),
+});
+export type PurchaseRefund = z.infer<typeof purchaseRefundSchema>;
+export const purchaseRefundRequestSchema = z.object({ purchaseId: z.string().uuid({ error: 'Unknown purchase' }) });
+
 /** Card purchases of prepaid eSIM plans (docs/payments.md). */
 export const PurchaseRoutes = {
   createPayment: defineRoute({
@@ -225,6 +244,23 @@ export const PurchaseRoutes = {
     auth: 'session',
     summary: "The user's paid purchases, newest first",
     response: z.array(esimPurchaseSchema),
+  }),
+  requestRefund: defineRoute({
+    method: 'POST',
+    path: '/api/esim-purchases/:id/refund',
+    reasons: ['payment_not_found', 'refund_not_allowed', 'payment_provider_unavailable', 'too_many_attempts'],
+    tag: 'Purchases',
+    auth: 'session',
+    summary: 'Refund a purchase whose eSIM was never installed nor used, within the refund window',
+    description:
+      'Cancels the line at the provider, refunds the payment through Stripe (card or Pix) and marks the purchase refunded, once however often it is asked, from however many devices.',
+    response: purchaseRefundSchema,
+    errors: {
+      404: 'Not a purchase of this user (`reason: payment_not_found`).',
+      409: 'No refund is offered (`reason: refund_not_allowed`, `details.why`).',
+      429: 'Too many attempts.',
+      502: 'Stripe could not be reached; nothing was refunded.',
+    },
   }),
   paymentConfig: defineRoute({
     method: 'GET',

@@ -6,6 +6,8 @@ import {
   esimPurchaseSchema,
   paymentConfigSchema,
   purchaseConfirmationSchema,
+  purchaseRefundRequestSchema,
+  purchaseRefundSchema,
 } from '../http/purchases.http';
 import { defineRpc } from '../rpc/rpc-definition';
 
@@ -20,6 +22,8 @@ export const PaymentsRpc = {
   confirmEsimPurchase: defineRpc('payments', 'confirm-esim-purchase', confirmEsimPurchaseRequestSchema, purchaseConfirmationSchema),
   /** The acting user's paid purchases, newest first. */
   listEsimPurchases: defineRpc('payments', 'list-esim-purchases', z.object({}), z.object({ purchases: z.array(esimPurchaseSchema) })),
+  /** A self-serve refund of the acting user's purchase (docs/payments.md, "Refunds"). */
+  requestRefund: defineRpc('payments', 'request-refund', purchaseRefundRequestSchema, purchaseRefundSchema),
   /** Live or sandbox, and the publishable key the card form uses. */
   paymentConfig: defineRpc('payments', 'payment-config', z.object({}), paymentConfigSchema),
 } as const;

@@ -4,6 +4,7 @@ import { EsimAdminRpc } from '../esim/esim-admin.rpc';
 import { DeliveryResolved } from '../esim/operator.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { EsimWalletRpc } from '../esim/wallet.rpc';
+import { PurchaseLineRpc } from '../esim/purchase-line.rpc';
 import { PaymentSucceeded } from '../payments/payments.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { AccountDeleted } from '../identity/identity.events';
@@ -13,7 +14,7 @@ import { AutoTopupRpc } from '../esim/auto-topup.rpc';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
-  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc), ...Object.values(AutoTopupRpc)],
+  answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc), ...Object.values(AutoTopupRpc), ...Object.values(PurchaseLineRpc)],
   publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged, LineDataLow],
   consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved, AccountDeleted],
 });

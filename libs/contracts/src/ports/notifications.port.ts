@@ -5,6 +5,8 @@ import { LineDataLow } from '../esim/usage-alerts.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { NotificationsRpc } from '../notifications/notifications.rpc';
 import { PushRpc } from '../notifications/push.rpc';
+import { PurchaseCompleted } from '../payments/purchase-receipt.events';
+import { PurchaseRefunded } from '../payments/purchase-refund.events';
 import { defineServicePort } from './service-port';
 
 /**
@@ -14,5 +16,5 @@ import { defineServicePort } from './service-port';
  */
 export const NotificationsPort = defineServicePort('notifications', {
   answers: [...Object.values(NotificationsRpc), ...Object.values(PushRpc)],
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, AccountDeleted, LineDataLow],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, PurchaseCompleted, PurchaseRefunded, AccountDeleted, LineDataLow],
 });

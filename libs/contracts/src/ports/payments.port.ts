@@ -2,6 +2,8 @@ import { PaymentSucceeded, StripeEventRefused } from '../payments/payments.event
 import { PaymentsRpc } from '../payments/payments.rpc';
 import { PaymentsAdminRpc } from '../payments/payments-admin.rpc';
 import { PurchaseResolved } from '../payments/operator.events';
+import { PurchaseCompleted } from '../payments/purchase-receipt.events';
+import { PurchaseRefunded } from '../payments/purchase-refund.events';
 import { PurchaseEsimFailed, PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { AccountDeleted } from '../identity/identity.events';
 import { StripeEventAccepted } from '../webhooks/webhooks.events';
@@ -13,6 +15,6 @@ import { defineServicePort } from './service-port';
  */
 export const PaymentsPort = defineServicePort('payments', {
   answers: [...Object.values(PaymentsRpc), ...Object.values(PaymentsAdminRpc)],
-  publishes: [PaymentSucceeded, PurchaseResolved, StripeEventRefused],
+  publishes: [PaymentSucceeded, PurchaseResolved, PurchaseCompleted, PurchaseRefunded, StripeEventRefused],
   consumes: [PurchaseEsimIssued, PurchaseEsimFailed, StripeEventAccepted, AccountDeleted],
 });

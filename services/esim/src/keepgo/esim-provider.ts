@@ -111,6 +111,8 @@ export interface EsimProvider {
   lineDetails(iccid: string): Promise<LineDetails>;
   listLines(page?: { page?: number; perPage?: number }): Promise<LinesPage>;
   accountBalance(): Promise<AccountBalance>;
+  /** Deactivates the line now (KeepGo: a deactivation date of today); the eSIM stops working. */
+  deactivateLine(iccid: string): Promise<void>;
   /**
    * Did the provider already do the operation with this reference? The operation, or null when
    * the provider shows no trace of it. Throws a transient EsimProviderException when the provider

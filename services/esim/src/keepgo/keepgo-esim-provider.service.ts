@@ -217,6 +217,14 @@ export class KeepGoEsimProvider implements EsimProvider {
     };
   }
 
+  async deactivateLine(iccid: string): Promise<void> {
+    if (!ICCID.test(iccid)) throw EsimProviderException.lineNotFound(iccid);
+    // KeepGo has no cancel call: a deactivation date of today or earlier deactivates the line now
+    // (/work/shared/reference/providers.md). Setting the same date again changes nothing, so retrying is safe.
+    const today = new Date().toISOString().slice(0, 10);
+    await this.retrying(() => this.http.send({ method: 'PUT', path: `${linePath(iccid)}/deactivation_date`, body: { deactivation_date: today } }));
+  }
+
   async listLines(page: { page?: number; perPage?: number } = {}): Promise<LinesPage> {
     const { sim_cards: cards } = await this.retrying(() =>
       this.http.send<KeepGoLinesAnswer>({ method: 'GET', path: '/lines', query: { page: page.page ?? 1, per_page: page.perPage ?? 25 } }),

@@ -12,6 +12,7 @@ import { DeadLettersController } from './dead-letters.controller';
 import { LinkedAccountsController } from './linked-accounts.controller';
 import { KeepgoTestController } from './keepgo-test.controller';
 import { OperatorQueueController } from './operator-queue.controller';
+import { AdminRefundsController } from './admin-refunds.controller';
 import { UsersExportController } from './users-export.controller';
 
 /**
@@ -27,6 +28,7 @@ import { UsersExportController } from './users-export.controller';
     AdminGiftsController,
     KeepgoTestController,
     OperatorQueueController,
+    AdminRefundsController,
     DeadLettersController,
     AuditController,
     CreditClaimsAdminController,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import {
   ConfirmEsimPurchaseRequest,
@@ -11,6 +11,8 @@ import {
   PaymentsRpc,
   PURCHASE_CONFIRM_WAIT_LIMIT_MS,
   PurchaseConfirmation,
+  PurchaseRefund,
+  purchaseRefundRequestSchema,
 } from '@esim/contracts';
 import { CONFIG, RpcClient } from '@esim/platform';
 import { ZodPipe } from '../common/zod.pipe';
@@ -56,6 +58,18 @@ export class PurchasesController {
   @Get('esim-purchases')
   async list(): Promise<EsimPurchase[]> {
     return (await this.rpc.call(PaymentsRpc.listEsimPurchases, {})).purchases;
+  }
+
+  /**
+   * A self-serve refund (docs/payments.md, "Refunds"): payments decides and does it, once. Each
+   * attempt asks the eSIM provider and may call Stripe, so it counts against the payment limits.
+   */
+  @Post('esim-purchases/:id/refund')
+  @HttpCode(200)
+  async refund(@Param('id') id: string, @Req() req: Request, @CurrentUserId() userId: string): Promise<PurchaseRefund> {
+    const body = new ZodPipe(purchaseRefundRequestSchema).transform({ purchaseId: id });
+    await this.limits.consume(req, ['paymentUser', userId], ['paymentIp', clientNetwork(req)]);
+    return this.rpc.call(PaymentsRpc.requestRefund, body);
   }
 
   @Get('payment-config')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localeSchema } from '@esim/contracts';
+import { localeSchema, PAYMENT_METHODS, PRICE_CURRENCIES } from '@esim/contracts';
 import { messages, RenderedEmail, renderEmail } from './render-email';
 
 /** Every email the product sends, with the data each needs. Jobs carry this, validated on both ends. */
@@ -64,6 +64,43 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
       usedPercent: z.number(),
       appUrl: z.string().url(),
       settingsUrl: z.string().url(),
+    }),
+  }),
+  /**
+   * The receipt of a purchase whose eSIM was issued (docs/payments.md, "Receipts"): amounts and
+   * dates raw, formatted here in the recipient's language; the ICCID already masked.
+   */
+  z.object({
+    kind: z.literal('purchaseReceipt'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      amountGB: z.number(),
+      validityDays: z.number(),
+      country: z.string().length(2),
+      amountMinor: z.number().int(),
+      currency: z.enum(PRICE_CURRENCIES),
+      paymentMethod: z.enum(PAYMENT_METHODS),
+      paidAt: z.string().datetime(),
+      iccidMasked: z.string(),
+      reference: z.string(),
+      supportEmail: z.string(),
+      appUrl: z.string().url(),
+    }),
+  }),
+  /** The buyer refunded a purchase themselves (docs/payments.md, "Refunds"); amount raw, formatted here. */
+  z.object({
+    kind: z.literal('selfRefund'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      amountGB: z.number(),
+      amountMinor: z.number().int(),
+      currency: z.enum(PRICE_CURRENCIES),
+      paymentMethod: z.enum(PAYMENT_METHODS),
+      reference: z.string(),
     }),
   }),
 ]);
@@ -151,6 +188,49 @@ export function composeEmail(job: EmailJob): RenderedEmail {
         remainingMb,
         usedPercent,
         settingsUrl,
+      });
+    }
+    case 'purchaseReceipt': {
+      const m = messages(job.locale, 'purchaseReceipt');
+      const d = job.data;
+      const vars = {
+        amountGB: d.amountGB,
+        days: d.validityDays,
+        country: new Intl.DisplayNames([job.locale], { type: 'region' }).of(d.country) ?? d.country,
+        amount: new Intl.NumberFormat(job.locale, { style: 'currency', currency: d.currency }).format(d.amountMinor / 100),
+        currency: d.currency,
+        // The buyer's time zone is not known: the receipt says UTC, and says so.
+        date: new Intl.DateTimeFormat(job.locale, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(d.paidAt)),
+        iccid: d.iccidMasked,
+        reference: d.reference,
+        supportEmail: d.supportEmail,
+      };
+      return renderEmail(
+        job.locale,
+        m.subject,
+        d.name,
+        [
+          { text: m.intro },
+          { text: m.plan },
+          { text: m.price },
+          { text: d.paymentMethod === 'pix' ? m.paidByPix : m.paidByCard },
+          { text: m.date },
+          { text: m.iccid },
+          { text: m.reference },
+          { text: m.help },
+          { link: d.appUrl },
+        ],
+        vars,
+      );
+    }
+    case 'selfRefund': {
+      const m = messages(job.locale, 'selfRefund');
+      const d = job.data;
+      const amount = new Intl.NumberFormat(job.locale, { style: 'currency', currency: d.currency }).format(d.amountMinor / 100);
+      return renderEmail(job.locale, m.subject, d.name, [{ text: m.intro }, { text: d.paymentMethod === 'pix' ? m.pixNote : m.cardNote }, { text: m.line }, { text: m.reference }], {
+        amountGB: d.amountGB,
+        amount,
+        reference: d.reference,
       });
     }
     case 'emailChanged': {

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import Stripe from 'stripe';
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  PurchaseCompleted,
   OperatorAction,
   OperatorQueueItem,
   OperatorResolution,
@@ -16,6 +17,7 @@ import {
 import { AppError, UnitOfWork } from '@esim/platform';
 import { EsimPurchaseEntity } from '../purchases/esim-purchase.entity';
 import { EsimPurchasesService } from '../purchases/esim-purchases.service';
+import { purchaseCompleted } from '../purchases/purchase-completed';
 import { StripeApiService } from '../stripe/stripe-api.service';
 
 /** A second retry of one purchase within this long is refused: the first one is on its way. */
@@ -144,6 +146,7 @@ export class PurchaseResolutions {
         if (!done) throw alreadyResolved(p, history);
         await this.act(m, p.id, 'deliver', adminId, `ICCID ${req.iccid}`);
         tx.publish(PurchaseResolved, this.resolved(p, 'delivered', adminId, now, { iccid: req.iccid!, lpaCode: req.lpaCode!, refundId: null }));
+        tx.publish(PurchaseCompleted, purchaseCompleted(done));
         this.log.warn(`purchase ${p.id}: eSIM ${req.iccid} delivered by hand by admin ${adminId}`);
         return { ...base, status: 'activated', message: 'Delivery recorded; the user is emailed.', refundId: null };
       }

@@ -2,7 +2,8 @@ import { EsimPurchase, type PriceCurrency, manualDeliverySupportMessage, PURCHAS
 import type { EsimPurchaseEntity } from './esim-purchase.entity';
 
 /** An entry of GET /api/esim-purchases. */
-export function purchaseView(p: EsimPurchaseEntity): EsimPurchase {
+export function purchaseView(p: EsimPurchaseEntity, refund: { windowDays: number; refundedAt: Date | null }): EsimPurchase {
+  const paidAt = p.paidAt ?? p.createdAt;
   return {
     id: p.id,
     planType: p.planType,
@@ -19,6 +20,8 @@ export function purchaseView(p: EsimPurchaseEntity): EsimPurchase {
     qrCode: p.qrCode,
     createdAt: p.createdAt.toISOString(),
     activatedAt: p.activatedAt ? p.activatedAt.toISOString() : null,
+    refundableUntil: p.status === 'activated' ? new Date(paidAt.getTime() + refund.windowDays * 86_400_000).toISOString() : null,
+    refundedAt: refund.refundedAt ? refund.refundedAt.toISOString() : null,
   };
 }
 
