@@ -48,6 +48,11 @@ export const notificationsConfigSchema = platformConfigSchema
       .optional()
       .describe('A PEM file of extra certificate authorities trusted for push services (a private push service); unset: the system CAs only.'),
     WEB_PUSH_TTL_SECONDS: envInt(86_400, 0).describe('How long a push service keeps a push for a browser that is offline.'),
+    SUPPORT_EMAIL: z
+      .string()
+      .email()
+      .default('support@localhost')
+      .describe('Where receipts tell buyers to write for help (with their purchase reference).'),
   })
   .refine((c) => (c.VAPID_PUBLIC_KEY === undefined) === (c.VAPID_PRIVATE_KEY === undefined), {
     path: ['VAPID_PRIVATE_KEY'],
@@ -56,11 +61,6 @@ export const notificationsConfigSchema = platformConfigSchema
   .refine((c) => c.NODE_ENV !== 'production' || c.VAPID_PUBLIC_KEY !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
     path: ['VAPID_PUBLIC_KEY'],
     message: 'VAPID_PUBLIC_KEY is required in production (or ALLOW_SANDBOX_IN_PRODUCTION for a demo)',
-    SUPPORT_EMAIL: z
-      .string()
-      .email()
-      .default('support@localhost')
-      .describe('Where receipts tell buyers to write for help (with their purchase reference).'),
   })
   // The local outbox is the mail sandbox: in production it would swallow every email, codes included.
   .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_HOST !== undefined || c.ALLOW_SANDBOX_IN_PRODUCTION, {
