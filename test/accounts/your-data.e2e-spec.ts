@@ -166,6 +166,8 @@ describe("a user's data: export and deletion", () => {
   it('leaves no email, name, phone or ICCID of the deleted user anywhere, and a replayed deletion changes nothing', async () => {
     const { user, boss, phone, iccids } = journey;
     const needles = [user.email, user.name, phone, phone.replace(/\D/g, ''), iccids.redeemed, iccids.gifted, iccids.bought];
+    // An auto top-up rule names its line too (docs/wallet.md).
+    expect((await user.client.put(`/api/esim-lines/${iccids.redeemed}/auto-topup`, { enabled: true, belowMb: 300, monthlyCap: 1 })).status).toBe(200);
     // The scan sees what it looks for: before the deletion, every needle is somewhere.
     const before = await scan(needles);
     for (const needle of [user.email, user.name, ...Object.values(iccids)]) expect(before.join('\n')).toContain(needle);

@@ -2,7 +2,8 @@ import { AccountDeleted, EventPayload } from '@esim/contracts';
 import { EventHandler, OutboxErasure, Tx } from '@esim/platform';
 
 /**
- * A deleted account's eSIM traces go (docs/accounts.md, "Deletion"): its lines are deleted, and
+ * A deleted account's eSIM traces go (docs/accounts.md, "Deletion"): its lines are deleted with
+ * their usage reads, alerts and auto top-up rules, and
  * its gifts and deliveries keep their amounts, plans, sources and dates, but their ICCIDs,
  * activation codes and phone numbers are replaced (the database requires an ICCID on a delivered
  * gift or a succeeded delivery, so it reads `erased` there). The published events that named the
@@ -21,6 +22,12 @@ export class AccountDeletedEventHandler implements EventHandler<typeof AccountDe
     );
     await OutboxErasure.erase(m, [userId, ...rows.map((r) => r.iccid)]);
     const erased = OutboxErasure.ERASED;
+    const iccids = rows.map((r) => r.iccid);
+    // The background usage reads, low-data alerts and auto top-up rules of the person's lines (docs/wallet.md) name their ICCIDs.
+    await m.query('DELETE FROM line_usage_checks WHERE iccid = ANY($1)', [iccids]);
+    await m.query('DELETE FROM line_data_alerts WHERE user_id = $1', [userId]);
+    await m.query('DELETE FROM auto_topup_triggers WHERE user_id = $1', [userId]);
+    await m.query('DELETE FROM auto_topup_rules WHERE user_id = $1', [userId]);
     await m.query('DELETE FROM esim_lines WHERE user_id = $1', [userId]);
     await m.query(`UPDATE data_gifts SET iccid = $2 WHERE user_id = $1 AND iccid IS NOT NULL AND iccid <> $2`, [userId, erased]);
     await m.query(

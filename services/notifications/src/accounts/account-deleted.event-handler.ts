@@ -5,7 +5,7 @@ import { SentEmails } from '../sent-emails/sent-emails';
 
 /**
  * A deleted account is written to no more: its emails still queued (and the stripped records of
- * those sent or abandoned) leave the queue, and the record of what was sent to it goes (docs/accounts.md, "Deletion"). Removing what is gone
+ * those sent or abandoned) leave the queue, its push subscriptions go, and the record of what was sent to it goes (docs/accounts.md, "Deletion"). Removing what is gone
  * already removes nothing, so a replayed event changes nothing.
  */
 @EventHandler(AccountDeleted)
@@ -17,6 +17,8 @@ export class AccountDeletedEventHandler implements EventHandler<typeof AccountDe
 
   async handle({ userId }: EventPayload<typeof AccountDeleted>, tx: Tx): Promise<void> {
     await this.sent.forget(tx.manager, userId);
+    // Its browsers' push subscriptions (docs/wallet.md, "Web Push") address the person's devices.
+    await tx.manager.query('DELETE FROM push_subscriptions WHERE user_id = $1', [userId]);
     await this.emails.forget(userId);
   }
 }
