@@ -168,7 +168,7 @@ async function isReady(r) {
   const res = await realFetch(`http://127.0.0.1:${r.health}/health/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
   return res?.status === 200;
 }
-async function untilReady(list, timeoutMs = 180_000) {
+async function untilReady(list, timeoutMs = 400_000) {
   const deadline = Date.now() + timeoutMs;
   for (const r of list) {
     while (!(await isReady(r))) {
