@@ -7,7 +7,7 @@
 // one replica at a time, as `kubectl rollout restart` does, and counts the requests that failed:
 // no answer, a 5xx, or an answer the route never gives. Target: zero.
 //
-//   node scripts/rolling-restart-drill.mjs [--rounds 1] [--drain-ms 1500] [--base-port 4900] [--keep]
+//   node scripts/rolling-restart-drill.mjs [--rounds 1] [--drain-ms 1500] [--base-port 4900] [--users 6] [--rpc-timeout-ms 5000] [--keep]
 //
 // With --signal SIGKILL it is the node-loss drill instead (docs/architecture.md, "RPC"): each
 // replica is killed outright while the gateway calls it, and the drill counts what every caller
@@ -40,6 +40,8 @@ const BASE_PORT = Number(option('base-port', 4900));
 const SIGNAL = String(option('signal', 'SIGTERM'));
 const KEEP = option('keep', false) === true;
 const USERS = Number(option('users', 6));
+/** The gateway's RPC_TIMEOUT_MS: raise it on a host so busy that answers take seconds whatever the restarts do. */
+const RPC_TIMEOUT_MS = String(option('rpc-timeout-ms', 5000));
 const KILLING = SIGNAL === 'SIGKILL';
 if (!['SIGTERM', 'SIGKILL'].includes(SIGNAL)) {
   console.error('--signal must be SIGTERM (a rolling restart) or SIGKILL (the node-loss drill)');
@@ -133,6 +135,7 @@ const ENV = {
   // What deploy/k8s sets, shortened to the drill's balancer, which follows readiness every 200 ms.
   SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
   SHUTDOWN_TIMEOUT_MS: '15000',
+  RPC_TIMEOUT_MS,
   RATE_LIMIT_SIGNUP_IP: '100000/3600',
   RATE_LIMIT_VERIFY_IP: '100000/900',
   RATE_LIMIT_LOGIN_IP: '100000/900',
