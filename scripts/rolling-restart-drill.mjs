@@ -7,7 +7,7 @@
 // one replica at a time, as `kubectl rollout restart` does, and counts the requests that failed:
 // no answer, a 5xx, or an answer the route never gives. Target: zero.
 //
-//   node scripts/rolling-restart-drill.mjs [--rounds 1] [--drain-ms 1500] [--base-port 4900] [--users 6] [--rpc-timeout-ms 5000] [--keep]
+//   node scripts/rolling-restart-drill.mjs [--rounds 1] [--drain-ms 6000] [--base-port 4900] [--users 6] [--rpc-timeout-ms 5000] [--keep]
 //
 // With --signal SIGKILL it is the node-loss drill instead (docs/architecture.md, "RPC"): each
 // replica is killed outright while the gateway calls it, and the drill counts what every caller
@@ -35,7 +35,7 @@ function option(name, fallback) {
   return next === undefined || next.startsWith('--') ? true : next;
 }
 const ROUNDS = Number(option('rounds', 1));
-const DRAIN_MS = Number(option('drain-ms', 1500));
+const DRAIN_MS = Number(option('drain-ms', 6000));
 const BASE_PORT = Number(option('base-port', 4900));
 const SIGNAL = String(option('signal', 'SIGTERM'));
 const KEEP = option('keep', false) === true;
@@ -132,7 +132,8 @@ const ENV = {
   SERVE_SPA: 'false',
   SANDBOXES_URL: `http://127.0.0.1:${SANDBOXES_PORT}`,
   WEBHOOKS_URL: `http://127.0.0.1:${WEBHOOKS_PORT}`,
-  // What deploy/k8s sets, shortened to the drill's balancer, which follows readiness every 200 ms.
+  // Above Node's HTTP keep-alive timeout (5 s): an idle keep-alive connection is then closed by its
+  // client before the server closes it (docs/operations.md, "Rollouts"). The balancer follows readiness every 200 ms.
   SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
   SHUTDOWN_TIMEOUT_MS: '15000',
   RPC_TIMEOUT_MS,
