@@ -17,6 +17,9 @@
 //     requests), a Service and a PodDisruptionBudget; HorizontalPodAutoscalers for AUTOSCALED;
 //   - probes and the Prometheus scrape (prometheus.io/* pod annotations) target the health port,
 //     never a public port, and no Ingress backend leads to an operator port;
+//   - rollouts drop nothing: no `replicas:` on a Deployment an HPA scales; a preStop pause;
+//     SHUTDOWN_DRAIN_MS set; terminationGracePeriodSeconds covering the pause, the drain and the
+//     longest work in hand (SHUTDOWN_TIMEOUT_MS, or the service's provider call with its retries);
 //   - every ConfigMap and Secret a Deployment reads exists (Secrets: secrets.example.yaml), and the
 //     resulting environment passes the service's configuration schema.
 //
@@ -52,6 +55,16 @@ const OPS_PORTS = { gateway: 3100, webhooks: 3108 };
 const HEALTH_PORTS = { ...PORTS, ...OPS_PORTS };
 const INFRA = ['postgres', 'rabbitmq', 'redis'];
 const AUTOSCALED = ['gateway', 'webhooks', 'rewards'];
+/**
+ * The longest provider call a service may have in hand when it stops, in ms, from its resolved
+ * configuration: one call's timeout for each try. The pod's grace period must outlast it.
+ */
+const PROVIDER_CALL_MS = {
+  esim: (c) => c.KEEPGO_TIMEOUT_MS * (1 + c.KEEPGO_RETRIES),
+  payments: (c) => c.STRIPE_TIMEOUT_MS * (1 + c.STRIPE_MAX_NETWORK_RETRIES),
+};
+/** Slack on top of the sum (the process' own closing: broker, pools, logs). */
+const GRACE_MARGIN_MS = 5_000;
 
 /**
  * Every setting of a service's configuration that names a network address, and where it leads.
@@ -102,6 +115,30 @@ for (const [service] of Object.entries(PORTS)) {
 }
 const serviceDirs = fs.readdirSync(path.join(root, 'services')).filter((d) => fs.existsSync(path.join(root, 'services', d, 'src/main.ts')));
 for (const dir of serviceDirs) if (!(dir in SERVICES)) fail('services/', `${dir} is a service this check does not know: add it to SERVICES`);
+
+/** The service's configuration from `env`, as it would start with it (undefined when it would not). */
+function resolvedConfig(service, env) {
+  try {
+    return loadConfig(configSchemas[service], env);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A rollout drops no request and cuts no provider call (docs/operations.md, "Rollouts"). */
+function checkRollout(where, name, deployment, container, hpa, env) {
+  if (hpa && deployment.spec.replicas !== undefined) fail(where, `replicas: ${deployment.spec.replicas} on a Deployment its HorizontalPodAutoscaler scales: every apply would reset the count; leave it out`);
+  const preStop = container.lifecycle?.preStop;
+  const pauseS = preStop?.sleep ? Number(preStop.sleep.seconds) : Number(preStop?.exec?.command?.[0] === 'sleep' ? preStop.exec.command[1] : NaN);
+  if (!(pauseS > 0)) fail(where, 'needs a preStop pause (exec sleep, or sleep) so that endpoints drop the pod before it stops listening');
+  const config = resolvedConfig(name, env);
+  if (!config) return; // checkConfig says why
+  if (!(config.SHUTDOWN_DRAIN_MS > 0)) fail(where, 'SHUTDOWN_DRAIN_MS must be set: on SIGTERM the process serves on, readiness failing, until the balancer has moved on');
+  const inHand = Math.max(config.SHUTDOWN_TIMEOUT_MS, PROVIDER_CALL_MS[name]?.(config) ?? 0);
+  const needS = Math.ceil(((pauseS || 0) * 1000 + config.SHUTDOWN_DRAIN_MS + inHand + GRACE_MARGIN_MS) / 1000);
+  const grace = deployment.spec.template.spec.terminationGracePeriodSeconds ?? 30;
+  if (grace < needS) fail(where, `terminationGracePeriodSeconds ${grace} is shorter than the preStop pause, SHUTDOWN_DRAIN_MS and the longest work in hand (${inHand} ms) need: at least ${needS}`);
+}
 
 function checkConfig(where, service, env) {
   try {
@@ -340,6 +377,7 @@ function validateK8s() {
     for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
     checkAddresses(where, name, env, 'k8s', hosts);
     checkConfig(where, name, env);
+    checkRollout(where, name, deployment, container, hpa, env);
     brokerUsers.set(name, env.AMQP_URL);
   }
   checkBrokerUsers(rel(deployDir), brokerUsers);
@@ -350,6 +388,7 @@ function validateK8s() {
   for (const name of INFRA) if (!k8sServices.has(name)) fail(rel(deployDir), `no Service named ${name} (the external ${name})`);
   if (!problems.some((p) => p.startsWith(rel(deployDir)))) {
     ok(`${rel(deployDir)}: every service has a Deployment with probes and requests, a Service and a PDB; HPAs for ${AUTOSCALED.join(', ')}; config and secrets resolve and pass each service's configuration`);
+    ok(`${rel(deployDir)}: rollouts drain: a preStop pause, SHUTDOWN_DRAIN_MS, grace periods covering the longest work in hand, no replicas under an HPA`);
     ok(`${rel(deployDir)}: probes and Prometheus scrapes target the health ports (${Object.entries(OPS_PORTS).map(([n, p]) => `${n} ${p}`).join(', ')}), never a public port, and no Ingress reaches an operator port`);
   }
 }

@@ -54,6 +54,7 @@ describe('the deployment files', () => {
     expect(out).toContain('docker-compose.yml: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept');
     expect(out).toMatch(/deploy\/k8s: \d+ objects valid against the Kubernetes schemas/);
     expect(out).toContain('HPAs for gateway, webhooks, rewards');
+    expect(out).toContain('deploy/k8s: rollouts drain: a preStop pause, SHUTDOWN_DRAIN_MS, grace periods covering the longest work in hand, no replicas under an HPA');
     expect(out).toContain('deploy/k8s: probes and Prometheus scrapes target the health ports (gateway 3100, webhooks 3108), never a public port, and no Ingress reaches an operator port');
     expect(code).toBe(0);
   }, 60_000);
@@ -158,5 +159,23 @@ describe('the deployment files', () => {
     expect(code).toBe(1);
     expect(out).toContain('esim, payments share the broker user esim-esim: each service needs its own');
     expect(out).toContain("rewards: AMQP_URL must name the service's own broker user, not guest");
+  }, 60_000);
+
+  it('fail for manifests whose rollouts would drop requests: replicas under an HPA, no preStop, no drain, a grace period shorter than a provider call', async () => {
+    const dir = k8sWith((o, file) => {
+      if (o.kind !== 'Deployment') return o;
+      const container = o.spec.template.spec.containers[0];
+      if (file === 'gateway.yaml') o.spec.replicas = 3;
+      if (file === 'identity.yaml') delete container.lifecycle;
+      if (file === 'payments.yaml') o.spec.template.spec.terminationGracePeriodSeconds = 30;
+      if (file === 'esim.yaml') container.env.push({ name: 'SHUTDOWN_DRAIN_MS', value: '0' });
+      return o;
+    });
+    const { code, out } = await validate({ DEPLOY_DIR: dir });
+    expect(code).toBe(1);
+    expect(out).toContain('gateway: replicas: 3 on a Deployment its HorizontalPodAutoscaler scales');
+    expect(out).toContain('identity: needs a preStop pause');
+    expect(out).toContain('payments: terminationGracePeriodSeconds 30 is shorter than the preStop pause, SHUTDOWN_DRAIN_MS and the longest work in hand (60000 ms) need: at least 75');
+    expect(out).toContain('esim: SHUTDOWN_DRAIN_MS must be set');
   }, 60_000);
 });

@@ -4,3 +4,4 @@ export * from './service-platform.module';
 export * from './start-service';
 export * from './tokens';
 export * from './operator-port';
+export * from './graceful-stop';

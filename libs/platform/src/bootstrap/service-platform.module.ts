@@ -3,7 +3,9 @@ import { DiscoveryModule } from '@nestjs/core';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { SERVICE_PORTS, ServicePort } from '@esim/contracts';
+import { amqpSocketOptions, createRedisClient, postgresTls } from '../config/backing-services';
 import { PlatformConfig } from '../config/platform-config';
+import { Draining } from '../health/draining';
 import { HEALTH_CHECKS, HealthCheck, HealthController } from '../health/health.controller';
 import { openDataSource, PersistenceOptions } from '../persistence/data-source';
 import { AdminAuthority, IdentityAdminAuthority } from '../messaging/admin-authority';
@@ -136,7 +138,7 @@ export class ServicePlatformModule {
           {
             provide: DataSource,
             useFactory: async () => {
-              const ds = await openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE, poolMin: config.DB_POOL_MIN, backendFlushAfterKb: config.DB_BACKEND_FLUSH_AFTER_KB, migrationLockTimeoutMs: config.DB_MIGRATION_LOCK_TIMEOUT_MS, migrationStatementTimeoutMs: config.DB_MIGRATION_STATEMENT_TIMEOUT_MS, applicationName: name, onWait: (what, err, retryInMs) => new Logger('Startup').warn(`waiting for ${what}: ${err.message}; retrying in ${retryInMs} ms`) });
+              const ds = await openDataSource({ url: config.DATABASE_URL, schema: config.DB_SCHEMA ?? name, entities: opts.entities ?? [], migrations: opts.migrations ?? [], poolSize: config.DB_POOL_SIZE, poolMin: config.DB_POOL_MIN, backendFlushAfterKb: config.DB_BACKEND_FLUSH_AFTER_KB, migrationLockTimeoutMs: config.DB_MIGRATION_LOCK_TIMEOUT_MS, migrationStatementTimeoutMs: config.DB_MIGRATION_STATEMENT_TIMEOUT_MS, ssl: postgresTls(config), applicationName: name, onWait: (what, err, retryInMs) => new Logger('Startup').warn(`waiting for ${what}: ${err.message}; retrying in ${retryInMs} ms`) });
               // afterCommit (domain counters) hears of commits through it.
               ds.subscribers.push(new CommitHooks());
               return ds;
@@ -189,7 +191,7 @@ export class ServicePlatformModule {
             provide: PLATFORM_REDIS,
             // Auto-pipelining: the inbox's commands for concurrent deliveries go out in one write (a
             // write per command was a third of the gateway's time in a burst of per-task credit events, since replaced by TasksCredited).
-            useFactory: () => new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
+            useFactory: () => createRedisClient(config, { keyPrefix: config.REDIS_PREFIX, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
           },
           {
             provide: EventConsumer,
@@ -201,7 +203,9 @@ export class ServicePlatformModule {
             provide: HEALTH_CHECKS,
             inject: [PLATFORM_REDIS, AmqpConnection],
             useFactory: (redis: Redis, amqp: AmqpConnection): HealthCheck[] => [
-              { name: 'redis', check: async () => (await redis.ping()) === 'PONG' },
+              // Optional: the gateway degrades without Redis (sessions and limits answer 503), and a
+              // Redis blip must not take every gateway replica, and the SPA with them, out at once.
+              { name: 'redis', check: async () => (await redis.ping()) === 'PONG', optional: true },
               { name: 'broker', check: async () => amqp.isConnected() },
             ],
           },
@@ -221,7 +225,8 @@ export class ServicePlatformModule {
         { provide: CONFIG, useValue: config },
         { provide: SERVICE_NAME, useValue: name },
         { provide: SERVICE_PORT, useValue: port },
-        { provide: AmqpConnection, useFactory: () => new AmqpConnection(config.AMQP_URL, name) },
+        Draining,
+        { provide: AmqpConnection, useFactory: () => new AmqpConnection(config.AMQP_URL, name, amqpSocketOptions(config)) },
         { provide: Metrics, useFactory: () => new Metrics(name) },
         { provide: PlatformMetrics, inject: [Metrics], useFactory: (metrics: Metrics) => new PlatformMetrics(metrics) },
         { provide: METRICS_TOKEN, useValue: config.METRICS_TOKEN },
@@ -238,7 +243,7 @@ export class ServicePlatformModule {
         ...storage,
       ],
       exports: [
-        CONFIG, SERVICE_NAME, SERVICE_PORT, AmqpConnection, RpcClient, AdminAuthority, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
+        CONFIG, SERVICE_NAME, SERVICE_PORT, Draining, AmqpConnection, RpcClient, AdminAuthority, EventConsumer, HEALTH_CHECKS, Metrics, PlatformMetrics,
         ...(withDatabase ? [DataSource, UnitOfWork, OutboxRelay, RetentionSweeper] : [PLATFORM_REDIS]),
       ],
     };

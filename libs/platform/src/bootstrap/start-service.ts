@@ -13,6 +13,7 @@ import { rpcQueueName } from '../messaging/topology';
 import { httpObserver } from '../observability/http-observer';
 import { PlatformMetrics } from '../observability/platform-metrics';
 import { startTracing } from '../observability/tracing';
+import { GracefulStop } from './graceful-stop';
 import { OperatorPort } from './operator-port';
 import { SERVICE_PORT } from './tokens';
 
@@ -27,7 +28,7 @@ export interface StartServiceOptions {
    * then answers neither. Unset: both are served on `port` (a backend service's private port).
    */
   opsPort?: number;
-  /** Install SIGTERM/SIGINT handlers (main.ts does; tests close apps themselves). */
+  /** Install SIGTERM/SIGINT handlers that drain, then stop (GracefulStop; main.ts does; tests close apps themselves). */
   shutdownHooks?: boolean;
   /** Express middleware of an edge process, installed before the routes. */
   configure?: (app: INestApplication) => void | Promise<void>;
@@ -45,13 +46,11 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
   try {
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
-    if (opts.shutdownHooks) {
-      app.enableShutdownHooks();
-      stopWhenLauncherDies();
-    }
+    const stop = new GracefulStop({ drainMs: opts.config.SHUTDOWN_DRAIN_MS, timeoutMs: opts.config.SHUTDOWN_TIMEOUT_MS }).attach(app);
     const metrics = app.get(PlatformMetrics);
     // Before any edge middleware: every request is timed (and traced), whoever answers it.
     app.use(httpObserver(opts.name, metrics));
+    app.use(stop.track());
     // In front of every route and fallback: the operator paths answer only on the operator port.
     if (opts.opsPort !== undefined) app.use(OperatorPort.gate());
     await opts.configure?.(app);
@@ -60,11 +59,17 @@ export async function startService(opts: StartServiceOptions): Promise<INestAppl
     if (port.answers.length > 0) {
       const queue = rpcQueueName({ exchange: opts.config.EVENTS_EXCHANGE, queuePrefix: opts.config.QUEUE_PREFIX }, opts.name);
       const access = { answers: port.answers, adminAuthority: app.get(AdminAuthority) };
-      app.connectMicroservice({ strategy: new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }, access) }, { inheritAppConfig: true });
+      const rpcServer = new AmqpRpcServer(app.get(AmqpConnection), queue, { service: opts.name, metrics }, access);
+      stop.answering(rpcServer);
+      app.connectMicroservice({ strategy: rpcServer }, { inheritAppConfig: true });
       await app.startAllMicroservices();
     }
     if (opts.opsPort !== undefined) await OperatorPort.listen(app, opts.opsPort);
     await app.listen(opts.port);
+    if (opts.shutdownHooks) {
+      stop.listen(app);
+      stopWhenLauncherDies();
+    }
     return app;
   } catch (err) {
     await app.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import amqp, { AmqpConnectionManager } from 'amqp-connection-manager';
 import type { Channel } from 'amqplib';
+import type { VerifiedTls } from '../config/backing-services';
 
 /**
  * The one broker connection of a process (amqp-connection-manager, reconnecting by itself).
@@ -12,11 +13,12 @@ export class AmqpConnection {
   readonly manager: AmqpConnectionManager;
   private closing = false;
 
-  constructor(url: string, name: string) {
+  /** `tls`: the verified TLS settings of an `amqps://` URL (amqpSocketOptions, config/backing-services.ts). */
+  constructor(url: string, name: string, tls?: VerifiedTls) {
     this.manager = amqp.connect([url], {
       heartbeatIntervalInSeconds: 10,
       reconnectTimeInSeconds: 1,
-      connectionOptions: { clientProperties: { connection_name: name } },
+      connectionOptions: { ...tls, clientProperties: { connection_name: name } },
     });
     this.manager.on('connect', () => this.log.log('connected to RabbitMQ'));
     this.manager.on('disconnect', ({ err }) => {

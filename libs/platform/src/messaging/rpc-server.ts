@@ -23,11 +23,24 @@ export interface RpcReplyPacket {
   err?: unknown;
 }
 
+/** Requests the broker hands this replica ahead of the ones it is answering (see AmqpRpcServer). */
+export const RPC_PREFETCH = 16;
+
+/** The arguments of an RPC queue: a quorum queue, replicated over the broker's nodes. */
+export const RPC_QUEUE_ARGUMENTS = { 'x-queue-type': 'quorum' } as const;
+
 /**
  * Answers the service's @RpcHandler methods from its `<service>.rpc` queue, on a channel of the
  * process's one broker connection (a Nest custom transport; Nest's RMQ transport would open a
- * connection of its own). Requests are taken with auto-ack: RPC is at most once, so a request
- * caught in a broker drop is never run twice; its caller times out and the user retries.
+ * connection of its own).
+ *
+ * The queue is a quorum queue: it lives on a majority of the broker's nodes, so losing the node
+ * that led it elects another leader instead of taking every call to the service down with it. RPC
+ * stays at most once (docs/architecture.md, "RPC"): a request is acknowledged when this replica
+ * takes it, before its handler runs, so a request is never run twice; one this replica was handed
+ * but had not taken when it died (at most RPC_PREFETCH) is not acknowledged and goes to another
+ * replica, never having started. One whose handler was running dies with it: its caller gets a
+ * timeout, and the user retries.
  */
 export class AmqpRpcServer extends Server implements CustomTransportStrategy {
   private readonly log = new Logger('RpcServer');
@@ -55,8 +68,18 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
       json: false,
       setup: async (ch: Channel) => {
         this.connection.watch(ch, this.queue);
-        await ch.assertQueue(this.queue, { durable: true });
-        const { consumerTag } = await ch.consume(this.queue, (msg) => msg && this.track(this.answer(ch, msg)), { noAck: true });
+        await ch.assertQueue(this.queue, { durable: true, arguments: await this.queueArguments() });
+        await ch.prefetch(RPC_PREFETCH);
+        const { consumerTag } = await ch.consume(
+          this.queue,
+          (msg) => {
+            if (!msg) return;
+            // Taken: acknowledged before the handler runs, so that no crash can have it run twice.
+            ch.ack(msg);
+            this.track(this.answer(ch, msg));
+          },
+          { noAck: false },
+        );
         this.current = { ch, consumerTag };
       },
     });
@@ -65,6 +88,28 @@ export class AmqpRpcServer extends Server implements CustomTransportStrategy {
       () => callback(),
       (err: unknown) => callback(err),
     );
+  }
+
+  /**
+   * Quorum, unless the broker holds the queue from an earlier release as a classic queue: a
+   * declaration with other arguments would close the channel (PRECONDITION_FAILED), so it is tried
+   * on a channel of its own first, and the classic queue is used as it is until an operator
+   * replaces it (docs/operations.md, "RPC queues").
+   */
+  private async queueArguments(): Promise<Record<string, unknown>> {
+    const model = this.connection.manager.connection;
+    if (!model) return { ...RPC_QUEUE_ARGUMENTS };
+    const probe = await model.createChannel();
+    probe.on('error', () => undefined);
+    try {
+      await probe.assertQueue(this.queue, { durable: true, arguments: { ...RPC_QUEUE_ARGUMENTS } });
+      await probe.close().catch(() => undefined);
+      return { ...RPC_QUEUE_ARGUMENTS };
+    } catch (err) {
+      if ((err as { code?: number }).code !== 406) throw err;
+      this.log.warn(`${this.queue} is a classic queue from an earlier release: answering from it as it is; replace it by a quorum queue (docs/operations.md, "RPC queues")`);
+      return {};
+    }
   }
 
   /** Stops taking requests, lets the ones in hand answer, then closes the channel. */

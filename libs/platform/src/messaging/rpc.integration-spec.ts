@@ -2,7 +2,8 @@ import { Controller, Module } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import { z } from 'zod';
 import { defineRpc, RpcMeta } from '@esim/contracts';
-import { TEST_AMQP_URL, TestNamespace } from '@esim/testing';
+import { TEST_AMQP_URL, TestNamespace, waitFor } from '@esim/testing';
+import amqplib from 'amqplib';
 import { ServicePlatformModule } from '../bootstrap/service-platform.module';
 import { startService } from '../bootstrap/start-service';
 import { loadConfig } from '../config/load-config';
@@ -10,6 +11,7 @@ import { platformConfigSchema } from '../config/platform-config';
 import { RequestContext } from '../context/request-context';
 import { AppError } from '../errors/app-error';
 import { RpcClient } from './rpc-client';
+import { AmqpConnection } from './amqp-connection';
 import { RpcHandler } from './rpc-handler.decorator';
 
 const Greet = defineRpc('greeter', 'greet', z.object({ name: z.string().min(1) }), z.object({ text: z.string(), actingUser: z.string().nullable() }));
@@ -85,4 +87,40 @@ describe('RPC between processes', () => {
     await expect(client.call(Slow, { ms: 1000 }, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'unavailable', reason: 'rpc_timeout' });
     expect(slowRuns).toBe(1);
   });
+
+  /**
+   * RPC that survives a node: the request queue is a quorum queue (replicated; losing the node
+   * that leads it elects another leader), and RPC stays at most once: requests are taken with an
+   * acknowledgement, sent when the replica takes one, before its handler runs.
+   */
+  it('keeps its requests in a quorum queue', async () => {
+    const conn = await amqplib.connect(TEST_AMQP_URL);
+    try {
+      const classic = await conn.createChannel();
+      classic.on('error', () => undefined);
+      await expect(classic.assertQueue(`${ns.id}.greeter.rpc`, { durable: true, arguments: { 'x-queue-type': 'classic' } })).rejects.toMatchObject({ code: 406 });
+      const quorum = await conn.createChannel();
+      await expect(quorum.assertQueue(`${ns.id}.greeter.rpc`, { durable: true, arguments: { 'x-queue-type': 'quorum' } })).resolves.toMatchObject({ queue: `${ns.id}.greeter.rpc` });
+      await quorum.close();
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('never runs a request twice when the replica running it loses the broker: the caller gets a timeout it can retry', async () => {
+    slowRuns = 0;
+    const answer = client.call(Slow, { ms: 1500 }, { timeoutMs: 5000 }).then(
+      () => 'answered',
+      (err: AppError) => err.reason,
+    );
+    await waitFor(() => slowRuns === 1, { what: 'the handler to start' });
+    // As when the replica's pod or broker node goes: its connection ends mid-request, and the
+    // broker takes back whatever it had handed this replica and not been acknowledged.
+    const model = app.get(AmqpConnection).manager.connection as unknown as { connection: { stream: { destroy(err: Error): void } } };
+    model.connection.stream.destroy(new Error('the replica is gone'));
+    expect(await answer).toBe('rpc_timeout');
+    // Reconnected (the replica serves again) and the request was not handed out a second time.
+    await waitFor(async () => (await client.call(Greet, { name: 'again' }).catch(() => undefined))?.text === 'hello again', { what: 'the replica to answer again' });
+    expect(slowRuns).toBe(1);
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { VerifiedTls } from '../config/backing-services';
 import { Client } from 'pg';
 import { DataSource, EntitySchema, MigrationExecutor, MixedList, QueryRunner } from 'typeorm';
 import { MESSAGING_MIGRATIONS } from './messaging-tables.migration';
@@ -35,6 +36,8 @@ export interface PersistenceOptions {
   migrationLockTimeoutMs?: number;
   /** Postgres' statement_timeout for the start-up migrations, in ms (DB_MIGRATION_STATEMENT_TIMEOUT_MS). Default 60 s; 0: none. */
   migrationStatementTimeoutMs?: number;
+  /** TLS to Postgres, verified (DB_TLS, postgresTls in config/backing-services.ts); undefined: plain. */
+  ssl?: VerifiedTls;
   /** Told each time the database cannot be reached yet at start (the default logs nothing; the platform module logs). */
   onWait?: (what: string, err: Error, retryInMs: number) => void;
 }
@@ -73,10 +76,10 @@ function describeUrl(url: string): string {
 }
 
 /** Creates the database named in the URL when it does not exist yet (first start on a fresh machine). */
-export async function ensureDatabase(url: string): Promise<void> {
+export async function ensureDatabase(url: string, ssl?: VerifiedTls): Promise<void> {
   const target = new URL(url);
   const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  const probe = new Client({ connectionString: url });
+  const probe = new Client({ connectionString: url, ssl });
   try {
     await probe.connect();
     return;
@@ -87,7 +90,7 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
+  const client = new Client({ connectionString: admin.toString(), ssl });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
@@ -105,6 +108,7 @@ export function createDataSource(opts: PersistenceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url: opts.url,
+    ssl: opts.ssl,
     schema: opts.schema,
     entities: [...(opts.entities as unknown[]), OutboxEventEntity, InboxEventEntity] as PersistenceOptions['entities'],
     migrations: [...MESSAGING_MIGRATIONS, ...opts.migrations],
@@ -197,7 +201,7 @@ export function openDataSource(opts: PersistenceOptions): Promise<DataSource> {
 }
 
 async function openOnce(opts: PersistenceOptions): Promise<DataSource> {
-  await ensureDatabase(opts.url);
+  await ensureDatabase(opts.url, opts.ssl);
   const ds = createDataSource(opts);
   try {
     await ds.initialize();

@@ -57,14 +57,16 @@ const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to c
 /**
  * The database was unreachable, not the request wrong: a refused, reset or timed-out socket, a
  * dropped connection, or Postgres itself saying it shuts down or is not accepting connections
- * (SQLSTATE class 08, and 57P01-57P03). Such a failure is answered 503 (`databaseUnavailable`),
+ * (SQLSTATE class 08, and 57P01-57P03), or refusing one more connection (53300
+ * too_many_connections: every slot of max_connections taken, docs/operations.md, "Connection
+ * budget"). Such a failure is answered 503 (`databaseUnavailable`),
  * since the same request succeeds once the database is back.
  */
 export function isDatabaseUnreachable(err: unknown): boolean {
   if (err === null || typeof err !== 'object') return false;
   const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
-  if (code && (SOCKET_ERRORS.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
+  if (code && (SOCKET_ERRORS.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300')) return true;
   if (typeof e.message === 'string' && LOST_CONNECTION.test(e.message)) return true;
   // An AggregateError (a host with several addresses, each refused) holds the socket errors in `errors`.
   if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnreachable)) return true;

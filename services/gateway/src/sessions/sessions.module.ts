@@ -26,7 +26,7 @@ class RedisCloser implements OnApplicationShutdown {
 @Module({
   controllers: [ActiveSessionsController],
   providers: [
-    { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c.REDIS_URL, c.REDIS_PREFIX) },
+    { provide: REDIS, inject: [CONFIG], useFactory: (c: GatewayConfig) => createRedis(c) },
     { provide: RedisStore, inject: [REDIS], useFactory: createSessionStore },
     SessionService,
     SessionSerializer,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import Redis from 'ioredis';
-import { contextFrom, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
+import type Redis from 'ioredis';
+import { contextFrom, createRedisClient, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
 import type { SentEmails } from '../sent-emails/sent-emails';
@@ -28,7 +28,7 @@ export class EmailQueue {
     /** Where each sent email of an account is recorded (what and when), for the account's data export. */
     private readonly sent?: SentEmails,
   ) {
-    this.connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+    this.connection = createRedisClient(config, { maxRetriesPerRequest: null });
     const prefix = `${config.REDIS_PREFIX}bull`;
     this.queue = new Queue(QUEUE, { connection: this.connection, prefix });
     // A worker blocks on its connection waiting for jobs, so it needs one of its own.
