@@ -59,6 +59,7 @@ async function start(): Promise<void> {
     void startI18n();
     void readSession();
     createRoot(container).render(app);
+    container.setAttribute('data-app', 'ready');
     return;
   }
   await nextTask();
@@ -75,7 +76,12 @@ async function start(): Promise<void> {
   if (prerendered && visitor && currentLocale() === prerendered) {
     // The parts of the page marked HydrateLater are hydrated in the tasks after this one; #root is
     // marked once the last one is (data-hydrated: the whole page is the app's).
-    void hydrated.then(() => container.setAttribute('data-hydrated', ''));
+    // data-app="ready" on every path: the page's controls are the app's from then on (a form sent
+    // before it is sent by the browser; browser tests wait for it before typing).
+    void hydrated.then(() => {
+      container.setAttribute('data-hydrated', '');
+      container.setAttribute('data-app', 'ready');
+    });
     startHydration();
     try {
       hydrateRoot(container, app);
@@ -86,6 +92,7 @@ async function start(): Promise<void> {
   }
   container.replaceChildren();
   createRoot(container).render(app);
+  container.setAttribute('data-app', 'ready');
 }
 
 void start();

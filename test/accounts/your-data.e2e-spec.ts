@@ -115,6 +115,10 @@ describe("a user's data: export and deletion", () => {
     const claimed = await claimGift(user.client, newEsim('1GB', 'US'));
     expect(claimed.status).toBe(200);
 
+    // Reported an offer that never paid.
+    const claim = await user.client.post('/api/credit-claims', { wall: 'cpx', offerName: 'Survey about phones', completedOn: new Date().toISOString().slice(0, 10) });
+    expect(claim.status).toBeLessThan(300);
+
     // Bought one by card.
     const payment = await createPayment(user.client, { planType: '3GB', country: 'BR' });
     expect((await payWithVisa(sys, payment)).status).toBe(200);
@@ -144,6 +148,9 @@ describe("a user's data: export and deletion", () => {
     );
     expect(data.tasks).toEqual([expect.objectContaining({ userId: user.id, pointsEarned: 1000, provider: 'cpx' })]);
     expect(data.redemptions).toEqual([expect.objectContaining({ source: 'points', pointsUsed: 1000, iccid: iccids.redeemed })]);
+    expect(data.creditClaims).toEqual([expect.objectContaining({ wall: 'cpx', offerName: 'Survey about phones', status: expect.any(String) })]);
+    // identity and rewards: the invitation code; no friend invited
+    expect(data.referrals).toEqual({ code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/), invited: [] });
     // esim
     expect(data.gifts.map((g: { source: string; status: string }) => `${g.source}:${g.status}`).sort()).toEqual(['admin:delivered', 'points:delivered']);
     expect(data.esimLines.map((l: { iccid: string }) => l.iccid).sort()).toEqual(Object.values(iccids).sort());

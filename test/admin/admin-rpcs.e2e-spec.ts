@@ -66,6 +66,7 @@ describe('admin-only RPCs, called past the gateway', () => {
     'rewards.admin-list-credit-claims': { limit: 10 },
     'rewards.admin-decide-credit-claim': { claimId: randomUUID(), decision: 'credit', points: 100 },
     'payments.admin-list-operator-queue': { limit: 50 },
+    'payments.admin-list-refunds': { limit: 50 },
     'payments.admin-resolve-purchase': { purchaseId: purchase.purchaseId, action: 'refund' },
   });
   const adminRpcs = (): RpcDefinition[] => Object.values(SERVICE_PORTS).flatMap((p) => p.answers.filter((d) => d.admin));

@@ -37,6 +37,7 @@ describe('web app: account journey in the browser', () => {
 
   it('signs up through the UI with the code from the email and lands on the dashboard with 100 MB', async () => {
     await page.goto('/auth?signup=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Username').fill('Browser Bea');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
@@ -74,6 +75,7 @@ describe('web app: account journey in the browser', () => {
   it('signs out and signs back in', async () => {
     await signOutFromProfile(page);
     await page.goto('/auth?login=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -84,6 +86,7 @@ describe('web app: account journey in the browser', () => {
     const { context, page: pt } = await phonePage(browser, sys.url, 'pt');
     try {
       await pt.goto('/auth?login=true');
+      await pt.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
       await pt.getByLabel('E-mail').fill(email);
       await pt.getByLabel('Senha', { exact: true }).fill('not the password 123');
       await pt.getByRole('button', { name: 'Entrar', exact: true }).click();
@@ -98,6 +101,7 @@ describe('web app: account journey in the browser', () => {
   it('resets a forgotten password with the emailed link and logs in with the new one', async () => {
     await signOutFromProfile(page);
     await page.goto('/auth?login=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     const before = sys.mail.messages.length;
     await page.getByLabel('Email').fill(email);

@@ -34,6 +34,7 @@ describe('web app: the admin console', () => {
     const context = await browser.newContext({ ...DESKTOP, baseURL: sys.url, locale: 'en', bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -73,6 +73,7 @@ describe('web app: will it work on my phone, and how to install', () => {
     browser = await launchBrowser();
     const page = await phone('en', { kind: 'android', model: 'SM-G991B' });
     await page.goto('/auth?login=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -32,6 +32,7 @@ describe('web app: missing-credit claims', () => {
     const context = await browser.newContext({ ...device, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -27,6 +27,7 @@ describe('web app: downloading my data', () => {
 
   async function signIn(page: Page, locale: string): Promise<void> {
     await page.goto(`/auth?login=true&lng=${locale}`);
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.locator('input[name="email"]').fill(user.email);
     await page.locator('input[name="password"]').fill(user.password);
     await page.locator('form button[type="submit"]').click();

@@ -39,6 +39,7 @@ describe('web app: earning in the browser', () => {
 
   it('logs in through the UI', async () => {
     await page.goto('/auth?login=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();

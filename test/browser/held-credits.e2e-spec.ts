@@ -36,6 +36,7 @@ describe('web app: held credits and reversals explained', () => {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(ana.email);
     await page.getByLabel('Password', { exact: true }).fill(ana.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -29,6 +29,7 @@ describe('web app: the invite card', () => {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -108,6 +109,7 @@ describe('web app: the invite card', () => {
     const same = await browser.newContext({ ...PHONE, baseURL: sys.url, locale: 'en', bypassCSP: true, serviceWorkers: 'block' });
     const samePage = await same.newPage();
     await samePage.goto('/auth?login=true&lng=en');
+    await samePage.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await samePage.getByLabel('Email').fill(ivo.email);
     await samePage.getByLabel('Password', { exact: true }).fill(ivo.password);
     await samePage.getByRole('button', { name: 'Log in' }).click();

@@ -21,6 +21,7 @@ describe('web app: a line shows its usage and the automatic top-up switch', () =
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(ana.email);
     await page.getByLabel('Password', { exact: true }).fill(ana.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -64,6 +64,7 @@ describe('web app: passkeys in the browser', () => {
 
   it('adds a passkey on /profile: the authenticator holds it and identity stores its public key', async () => {
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -96,6 +97,7 @@ describe('web app: passkeys in the browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).first().click();
     await page.waitForURL((url) => !url.pathname.startsWith('/profile'));
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     expect(await wcagViolations(page)).toEqual([]);
     const [request] = await Promise.all([
       page.waitForRequest((r) => r.url().endsWith('/api/login/passkey') && r.method() === 'POST'),
@@ -138,6 +140,7 @@ describe('web app: passkeys in the browser', () => {
     // The authenticator still holds it, but it opens nothing any more.
     await page.context().clearCookies();
     await page.goto('/auth?login=true&lng=en');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expectVisible(page.getByText('Could not sign in with a passkey').first());
     expect(page.url()).toContain('/auth');

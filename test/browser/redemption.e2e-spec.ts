@@ -96,6 +96,7 @@ describe('web app: redeeming points in the browser', () => {
 
   it('logs in and earns 1000 MB on a sandbox wall', async () => {
     await page.goto('/auth?login=true');
+    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -53,7 +53,7 @@ export function ForgotPasswordForm({ initialEmail, onBack }: ForgotPasswordFormP
   return (
     <>
       <AuthHeading icon={<LockIcon size={28} />} title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')} />
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" method="post" onSubmit={submit} noValidate>
         <EmailField
           ref={emailRef}
                     value={email}

@@ -48,7 +48,10 @@ export function LoginForm({ onSignup, onForgot }: LoginFormProps) {
   return (
     <>
       <AuthHeading title={t('auth.login.title')} subtitle={t('auth.login.subtitle')} />
-      <form className="form" onSubmit={submit} noValidate>
+      {/* method="post": a pre-rendered form sent before the app has taken over the page is sent by
+          the browser itself, and a GET would put the email and password in the address (history,
+          logs); the app's own submit never leaves the page. */}
+      <form className="form" method="post" onSubmit={submit} noValidate>
         <EmailField
           ref={emailRef}
                     value={email}

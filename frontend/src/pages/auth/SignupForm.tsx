@@ -67,7 +67,7 @@ export function SignupForm({ values, onChange, onRegistered, onLogin }: SignupFo
   return (
     <>
       <AuthHeading title={t('auth.signup.title')} subtitle={t('auth.signup.subtitle', { mb: formatNumber(SIGNUP_BONUS_POINTS, i18n.language) })} />
-      <form ref={formRef} className="form" onSubmit={submit} noValidate>
+      <form ref={formRef} className="form" method="post" onSubmit={submit} noValidate>
         <Input
           label={t('auth.fields.username')}
           name="name"

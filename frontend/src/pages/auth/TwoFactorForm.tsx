@@ -30,7 +30,7 @@ export function TwoFactorForm({ onBack }: { onBack: () => void }) {
   return (
     <>
       <AuthHeading title={t('auth.twoFactor.title')} subtitle={t('auth.twoFactor.subtitle')} />
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" method="post" onSubmit={submit} noValidate>
         <Input
           ref={codeRef}
           label={t('auth.twoFactor.code')}

@@ -34,7 +34,7 @@ export function VerifyEmailForm({ email, signup, onBack }: VerifyEmailFormProps)
   return (
     <>
       <AuthHeading icon={<MailIcon size={28} />} title={t('auth.verify.title')} subtitle={t('auth.verify.subtitle', { email })} />
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" method="post" onSubmit={submit} noValidate>
         <Input
           ref={codeRef}
           className="code-input"

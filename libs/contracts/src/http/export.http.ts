@@ -4,6 +4,8 @@ import { esimLineSchema, giftRecordSchema } from '../esim/esim.rpc';
 import { redemptionViewSchema } from '../esim/redemption-view';
 import { identityUserSchema } from '../identity/identity.rpc';
 import { sentEmailSchema } from '../notifications/notifications.rpc';
+import { creditClaimSchema } from '../rewards/credit-claims';
+import { REFERRAL_STATUSES, REFERRAL_VOID_REASONS } from '../rewards/referrals';
 import { taskSchema } from '../rewards/tasks';
 import { passkeySchema } from './passkeys.http';
 import { esimPurchaseSchema } from './purchases.http';
@@ -24,6 +26,16 @@ export const userExportSchema = z.object({
   points: z.object({ balance: z.number().int(), statement: z.array(statementEntrySchema) }),
   tasks: z.array(taskSchema),
   redemptions: z.array(redemptionViewSchema),
+  /** rewards: the missing-credit claims the account filed, with their decisions. */
+  creditClaims: z.array(creditClaimSchema),
+  /**
+   * identity and rewards: the account's invitation code and the friends it invited, by status and
+   * bonus only (a friend's name and id are the friend's, not the caller's).
+   */
+  referrals: z.object({
+    code: z.string(),
+    invited: z.array(z.object({ status: z.enum(REFERRAL_STATUSES), voidReason: z.enum(REFERRAL_VOID_REASONS).nullable(), pointsForYou: z.number().int(), invitedAt: z.string() })),
+  }),
   /** esim: every data gift and every eSIM line. */
   gifts: z.array(giftRecordSchema),
   esimLines: z.array(esimLineSchema),

@@ -91,8 +91,18 @@ export class OutboxPublishedIndex1732060800003 implements MigrationInterface {
     const [left] = await q.query(
       `SELECT NOT i.indisvalid AS invalid FROM pg_index i WHERE i.indexrelid = to_regclass('outbox_events_published')`,
     );
-    if (left?.invalid) await q.query('DROP INDEX CONCURRENTLY outbox_events_published');
-    await q.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS outbox_events_published ON outbox_events (published_at) WHERE published_at IS NOT NULL');
+    // A concurrent build waits for every transaction in the database older than it, in any schema,
+    // while blocking no reader or writer of the table: the start-up migrations' lock_timeout
+    // (DB_MIGRATION_LOCK_TIMEOUT_MS, there so that an ALTER does not queue other queries behind it)
+    // would only make it give up because some other service had a long transaction open.
+    const [{ lock_timeout: lockTimeout }] = await q.query(`SELECT current_setting('lock_timeout') AS lock_timeout`);
+    await q.query('SET lock_timeout = 0');
+    try {
+      if (left?.invalid) await q.query('DROP INDEX CONCURRENTLY outbox_events_published');
+      await q.query('CREATE INDEX CONCURRENTLY IF NOT EXISTS outbox_events_published ON outbox_events (published_at) WHERE published_at IS NOT NULL');
+    } finally {
+      await q.query(`SELECT set_config('lock_timeout', $1, false)`, [lockTimeout]);
+    }
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,12 +1,14 @@
 import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
+  CreditClaimRpc,
   EsimRpc,
   IdentityRpc,
   NotificationsRpc,
   PasskeyRpc,
   PaymentsRpc,
   RedemptionRpc,
+  ReferralRpc,
   RewardsRpc,
   STATEMENT_PAGE_MAX,
   StatementEntry,
@@ -32,7 +34,7 @@ export class DataExportController {
 
   @Get('export')
   async export(@Req() req: Request, @Res() res: Response, @CurrentUserId() userId: string): Promise<void> {
-    const [{ user }, { passkeys }, balance, statement, { tasks }, { redemptions }, { gifts }, { lines }, { purchases }, { emails }, sessions] =
+    const [{ user }, { passkeys }, balance, statement, { tasks }, { redemptions }, { gifts }, { lines }, { purchases }, { emails }, sessions, { claims }, referralProfile, { referrals }] =
       await Promise.all([
         this.rpc.call(IdentityRpc.getVersionedUser, {}),
         this.rpc.call(PasskeyRpc.list, {}),
@@ -45,6 +47,9 @@ export class DataExportController {
         this.rpc.call(PaymentsRpc.listEsimPurchases, {}),
         this.rpc.call(NotificationsRpc.listSentEmails, {}),
         this.sessions.list(userId, req.sessionID),
+        this.rpc.call(CreditClaimRpc.list, {}),
+        this.rpc.call(IdentityRpc.getReferralProfile, {}),
+        this.rpc.call(ReferralRpc.list, {}),
       ]);
     const body: UserExport = {
       exportedAt: new Date().toISOString(),
@@ -53,6 +58,11 @@ export class DataExportController {
       points: { balance: balance.points, statement },
       tasks,
       redemptions,
+      creditClaims: claims,
+      referrals: {
+        code: referralProfile.code,
+        invited: referrals.map((r) => ({ status: r.status, voidReason: r.voidReason, pointsForYou: r.pointsForYou, invitedAt: r.createdAt })),
+      },
       gifts,
       esimLines: lines,
       purchases,

@@ -93,6 +93,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
         completed: true,
         provider: 'cpx',
         reversedAt: null,
+        offerName: null,
       },
     ]);
     expect(await outbox(TasksCredited.routingKey, 'userId', userId)).toEqual([
