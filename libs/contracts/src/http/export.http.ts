@@ -34,7 +34,14 @@ export const userExportSchema = z.object({
    */
   referrals: z.object({
     code: z.string(),
-    invited: z.array(z.object({ status: z.enum(REFERRAL_STATUSES), voidReason: z.enum(REFERRAL_VOID_REASONS).nullable(), pointsForYou: z.number().int(), invitedAt: z.string() })),
+    invited: z.array(
+      z.object({
+        status: z.enum(REFERRAL_STATUSES),
+        voidReason: z.enum(REFERRAL_VOID_REASONS).nullable(),
+        pointsForYou: z.number().int(),
+        invitedAt: z.string(),
+      }),
+    ),
   }),
   /** esim: every data gift and every eSIM line. */
   gifts: z.array(giftRecordSchema),

@@ -34,23 +34,37 @@ export class DataExportController {
 
   @Get('export')
   async export(@Req() req: Request, @Res() res: Response, @CurrentUserId() userId: string): Promise<void> {
-    const [{ user }, { passkeys }, balance, statement, { tasks }, { redemptions }, { gifts }, { lines }, { purchases }, { emails }, sessions, { claims }, referralProfile, { referrals }] =
-      await Promise.all([
-        this.rpc.call(IdentityRpc.getVersionedUser, {}),
-        this.rpc.call(PasskeyRpc.list, {}),
-        this.rpc.call(RewardsRpc.getBalance, {}),
-        this.statement(),
-        this.rpc.call(RewardsRpc.listTasks, {}),
-        this.rpc.call(RedemptionRpc.listRedemptions, {}),
-        this.rpc.call(EsimRpc.listGifts, {}),
-        this.rpc.call(EsimRpc.listLines, {}),
-        this.rpc.call(PaymentsRpc.listEsimPurchases, {}),
-        this.rpc.call(NotificationsRpc.listSentEmails, {}),
-        this.sessions.list(userId, req.sessionID),
-        this.rpc.call(CreditClaimRpc.list, {}),
-        this.rpc.call(IdentityRpc.getReferralProfile, {}),
-        this.rpc.call(ReferralRpc.list, {}),
-      ]);
+    const [
+      { user },
+      { passkeys },
+      balance,
+      statement,
+      { tasks },
+      { redemptions },
+      { gifts },
+      { lines },
+      { purchases },
+      { emails },
+      sessions,
+      { claims },
+      referralProfile,
+      { referrals },
+    ] = await Promise.all([
+      this.rpc.call(IdentityRpc.getVersionedUser, {}),
+      this.rpc.call(PasskeyRpc.list, {}),
+      this.rpc.call(RewardsRpc.getBalance, {}),
+      this.statement(),
+      this.rpc.call(RewardsRpc.listTasks, {}),
+      this.rpc.call(RedemptionRpc.listRedemptions, {}),
+      this.rpc.call(EsimRpc.listGifts, {}),
+      this.rpc.call(EsimRpc.listLines, {}),
+      this.rpc.call(PaymentsRpc.listEsimPurchases, {}),
+      this.rpc.call(NotificationsRpc.listSentEmails, {}),
+      this.sessions.list(userId, req.sessionID),
+      this.rpc.call(CreditClaimRpc.list, {}),
+      this.rpc.call(IdentityRpc.getReferralProfile, {}),
+      this.rpc.call(ReferralRpc.list, {}),
+    ]);
     const body: UserExport = {
       exportedAt: new Date().toISOString(),
       account: { ...user, passkeys },
@@ -61,7 +75,12 @@ export class DataExportController {
       creditClaims: claims,
       referrals: {
         code: referralProfile.code,
-        invited: referrals.map((r) => ({ status: r.status, voidReason: r.voidReason, pointsForYou: r.pointsForYou, invitedAt: r.createdAt })),
+        invited: referrals.map((r) => ({
+          status: r.status,
+          voidReason: r.voidReason,
+          pointsForYou: r.pointsForYou,
+          invitedAt: r.createdAt,
+        })),
       },
       gifts,
       esimLines: lines,
