@@ -7,7 +7,7 @@ import { csvLines } from '../admin/admin-support';
 import { claimGift, credit, DEMO_ICCID, ledgerBalance, PASSING_CAPTCHA, redeem, topUp } from '../redemption/redemption-support';
 import { wcagViolations } from '../support/axe';
 import { signUp, SignedUpUser, uniqueEmail } from '../support/accounts';
-import { expectVisible, launchBrowser, reloadUntil } from '../support/browser';
+import { expectVisible, launchBrowser, reloadUntil, signInThroughForm } from '../support/browser';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
 
@@ -33,12 +33,7 @@ describe('web app: the admin console', () => {
   async function signedIn(user: SignedUpUser): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ...DESKTOP, baseURL: sys.url, locale: 'en', bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
-    await page.goto('/auth?login=true&lng=en');
-    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await signInThroughForm(page, user);
     return { context, page };
   }
 

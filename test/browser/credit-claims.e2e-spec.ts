@@ -3,7 +3,7 @@ import { SIGNUP_BONUS_POINTS } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { wcagViolations } from '../support/axe';
 import { signUp, SignedUpUser, uniqueEmail } from '../support/accounts';
-import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import { expectVisible, launchBrowser, PHONE, signInThroughForm } from '../support/browser';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
 
@@ -31,12 +31,7 @@ describe('web app: missing-credit claims', () => {
   async function signedIn(user: SignedUpUser, locale: string, device: object): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ...device, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
-    await page.goto('/auth?login=true&lng=en');
-    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await signInThroughForm(page, user);
     return { context, page };
   }
 

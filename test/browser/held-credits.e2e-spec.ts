@@ -7,7 +7,7 @@ import { BalanceAnnouncements } from '../../services/rewards/src/ledger/balance-
 import { Ledger } from '../../services/rewards/src/ledger/ledger';
 import { signUp, SignedUpUser } from '../support/accounts';
 import { wcagViolations } from '../support/axe';
-import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import { expectVisible, launchBrowser, PHONE, signInThroughForm } from '../support/browser';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
 import { publishEvent } from '../live/live-support';
@@ -35,12 +35,7 @@ describe('web app: held credits and reversals explained', () => {
   async function signedIn(locale: string): Promise<Page> {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
-    await page.goto('/auth?login=true&lng=en');
-    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
-    await page.getByLabel('Email').fill(ana.email);
-    await page.getByLabel('Password', { exact: true }).fill(ana.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await signInThroughForm(page, ana);
     return page;
   }
 

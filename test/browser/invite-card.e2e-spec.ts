@@ -6,7 +6,7 @@ import { extractCode, waitFor } from '@esim/testing';
 import { credit } from '../redemption/redemption-support';
 import { wcagViolations } from '../support/axe';
 import { signUp, SignedUpUser, uniqueEmail } from '../support/accounts';
-import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import { expectVisible, launchBrowser, PHONE, signInThroughForm } from '../support/browser';
 import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
 
@@ -28,12 +28,7 @@ describe('web app: the invite card', () => {
   async function signedIn(user: SignedUpUser, locale: string): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
-    await page.goto('/auth?login=true&lng=en');
-    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await signInThroughForm(page, user);
     return { context, page };
   }
 

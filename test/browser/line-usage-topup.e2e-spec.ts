@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@esim/testing';
 import { wcagViolations } from '../support/axe';
-import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import { expectVisible, launchBrowser, PHONE, signInThroughForm } from '../support/browser';
 import { FAST_PROVISIONING, newEsim, redeem, Redeemer, signUpRedeemer, topUpTo } from '../redemption/redemption-support';
 import { startSystem, System } from '../support/system';
 
@@ -20,12 +20,7 @@ describe('web app: a line shows its usage and the automatic top-up switch', () =
   async function signedIn(locale: string): Promise<Page> {
     const context = await browser.newContext({ ...PHONE, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     const page = await context.newPage();
-    await page.goto('/auth?login=true&lng=en');
-    await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
-    await page.getByLabel('Email').fill(ana.email);
-    await page.getByLabel('Password', { exact: true }).fill(ana.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await signInThroughForm(page, ana);
     return page;
   }
 

@@ -52,3 +52,17 @@ export async function reloadUntil(page: Page, probe: () => Promise<boolean>, tim
     await page.reload();
   }
 }
+
+/**
+ * Signs `user` in through the English login form and waits for the dashboard. It waits first for
+ * the app to own the pre-rendered form (`#root[data-app="ready"]`): a form sent before that is sent
+ * by the browser itself.
+ */
+export async function signInThroughForm(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.goto('/auth?login=true&lng=en');
+  await page.locator('#root[data-app="ready"]').waitFor({ state: 'attached' });
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/dashboard/);
+}
