@@ -75,6 +75,18 @@ describe('delivery: pre-rendered public pages, robots.txt and the sitemap', () =
     }
   });
 
+  it('keeps a sign-in sent before the app took over out of the address: the form posts, and the page comes back as a GET', async () => {
+    const page = (await rawGet(sys.url, '/auth?login=true')).text();
+    expect(page).toMatch(/<form [^>]*method="post"/);
+    const sent = await fetch(`${sys.url}/auth?login=true`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'ana@example.test', password: 'not in any address 1' }).toString(),
+    });
+    expect([sent.status, sent.headers.get('location')]).toEqual([303, '/auth?login=true']);
+  });
+
   it('pre-renders every public entry in every language: the landing page per ?lng=, the sign-up and sign-in views, Urdu right to left', async () => {
     for (const locale of LOCALES) {
       const texts = JSON.parse(readFileSync(path.resolve(__dirname, `../../frontend/src/i18n/locales/${locale}.json`), 'utf8'));

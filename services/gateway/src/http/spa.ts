@@ -49,4 +49,12 @@ export function serveSpa(app: Express, opts: SpaOptions): void {
     // Which document a path gets depends on the session and language cookies, so shared caches must key on them.
     sendRepresentation(req, res, documents.document(req, hasSession, localeCookie.exec(cookies)?.[1]), 'no-cache', 'Accept-Encoding, Cookie');
   });
+  // A pre-rendered form sent before the app took over the page is posted by the browser itself
+  // (the auth forms say method="post", so the password never rides in an address). Nothing here
+  // reads it: the page is sent back, as a GET of the same address, for the app to take over.
+  app.post(/.*/, (req: Request, res: Response, next: NextFunction) => {
+    if (SERVER_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return next();
+    req.resume();
+    res.redirect(303, req.originalUrl);
+  });
 }
