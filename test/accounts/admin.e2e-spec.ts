@@ -73,6 +73,9 @@ describe('admin access', () => {
       iccid: null,
       points: expect.any(Number),
       dataGiftedGB: 0,
+      giftsGrantedGB: 0,
+      giftsClaimedGB: 0,
+      giftsPendingGB: 0,
       lastGiftedAt: null,
     });
     expect((await boss.get('/api/admin/users?limit=1')).json()).toHaveLength(1);

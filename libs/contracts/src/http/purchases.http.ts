@@ -247,10 +247,11 @@ export const PurchaseRoutes = {
   }),
   requestRefund: defineRoute({
     method: 'POST',
-    path: '/api/esim-purchases/:id/refund',
+    path: '/api/esim-purchases/{id}/refund',
     reasons: ['payment_not_found', 'refund_not_allowed', 'payment_provider_unavailable', 'too_many_attempts'],
     tag: 'Purchases',
     auth: 'session',
+    params: z.object({ id: z.string().uuid() }),
     summary: 'Refund a purchase whose eSIM was never installed nor used, within the refund window',
     description:
       'Cancels the line at the provider, refunds the payment through Stripe (card or Pix) and marks the purchase refunded, once however often it is asked, from however many devices.',

@@ -54,7 +54,7 @@ describe('flow pages', () => {
     const page = fs.readFileSync(path.join(dir, 'probe.md'), 'utf8');
     expect(page).toContain('(../../services/gateway/src/admin/admin-gifts.controller.ts) (`AdminGiftsController.gift`)');
     expect(page).toContain('(../../services/esim/src/gifts/gift-claims.rpc-handler.ts) (`GiftClaimsRpcHandler.grant`)');
-    expect(page).toMatch(/\| esim · \[`purchases\/payment-succeeded\.event-handler\.ts`\][^|]*\| gateway · [^|]*purchase-esim-issued\.event-handler\.ts[^|]*<br>payments · [^|]*esim-issued\.event-handler\.ts/);
+    expect(page).toMatch(/\| esim · \[`purchases\/purchase-outcomes\.ts`\][^|]*\| gateway · [^|]*purchase-esim-issued\.event-handler\.ts[^|]*<br>payments · [^|]*esim-issued\.event-handler\.ts/);
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('[Probe](probe.md)');
     await expect(flows(['--check'], env)).resolves.toMatchObject({ stdout: expect.stringContaining('matches') });
 
