@@ -57,7 +57,8 @@ describe('web app: a line shows its usage and the automatic top-up switch', () =
     await toggle.focus();
     await page.keyboard.press('Space');
     await waitFor(async () => (await rule()).enabled === true, { what: 'the rule saved' });
-    await expect(toggle.isChecked()).resolves.toBe(true);
+    // The page shows it once the save's answer is in, which may come after the rule is stored.
+    await waitFor(() => toggle.isChecked(), { what: 'the switch on' });
     await page.getByLabel('When below', { exact: true }).selectOption('500');
     await waitFor(async () => (await rule()).belowMb === 500, { what: 'the threshold saved' });
     await expectVisible(page.getByRole('switch', { name: 'Top up 1 GB with my points when below 500 MB' }));
