@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { LOCALE_COOKIE } from '@esim/contracts';
 import { waitFor } from '@esim/testing';
 import { credit, ledgerBalance } from '../redemption/redemption-support';
 import { signUp, SignedUpUser } from '../support/accounts';
@@ -24,7 +25,9 @@ describe('web app: desktop layouts', () => {
     const context = await browser.newContext({ ...DESKTOP, baseURL: sys.url, locale, bypassCSP: true, serviceWorkers: 'block' });
     contexts.push(context);
     await context.addInitScript((lng) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', lng), locale);
-    await context.addCookies([...dora.client.cookies].map(([name, value]) => ({ name, value, url: sys.url })));
+    // The language as the app keeps it once chosen: in localStorage and in the cookie the gateway
+    // reads to send the page (and the signed-in shell) in that language from the first paint.
+    await context.addCookies([...[...dora.client.cookies].map(([name, value]) => ({ name, value, url: sys.url })), { name: LOCALE_COOKIE, value: locale, url: sys.url }]);
     return context.newPage();
   }
 
