@@ -195,12 +195,8 @@ export class KeepGoEmulator implements OnApplicationBootstrap {
     const line = await this.db.getRepository(KeepGoSandboxLine).findOneBy({ iccid });
     if (!line) return false;
     if (use.installed && line.status === 'Registered') await this.db.getRepository(KeepGoSandboxLine).update({ iccid }, { status: 'Activated' });
-    if (use.usedMb > 0) {
-      await this.db.query(
-        `UPDATE keepgo_sandbox_data_bundles SET remaining_usage_kb = GREATEST(remaining_usage_kb - $2, 0) WHERE id = (SELECT id FROM keepgo_sandbox_data_bundles WHERE iccid = $1 ORDER BY id LIMIT 1)`,
-        [iccid, use.usedMb * 1024],
-      );
-    }
+    // Data spent the one way the emulator spends it: from the active bundles, oldest first (consume).
+    if (use.usedMb > 0) await this.consume(iccid, use.usedMb);
     return true;
   }
 
