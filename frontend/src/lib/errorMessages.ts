@@ -64,6 +64,7 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   payment_not_succeeded: () => ({ key: 'errors.reasons.payment_not_succeeded' }),
   payment_mismatch: () => ({ key: 'errors.reasons.payment_mismatch' }),
   payment_provider_unavailable: () => ({ key: 'checkout.failure.unreachable' }),
+  payment_provider_paused: () => ({ key: 'providerPause.payments' }),
   pix_requires_brl: () => ({ key: 'errors.reasons.pix_requires_brl' }),
   refund_not_allowed: (d) => ({ key: `refunds.why.${d?.why ?? 'not_activated'}` }),
   offerwall_disabled: () => ({ key: 'errors.reasons.offerwall_disabled' }),

@@ -40,6 +40,11 @@ export class TestNamespace {
       PORT: '0',
       OPS_PORT: '0',
       METRICS_QUEUE_REFRESH_MS: '200',
+      // Fault-injection tests count on every provider call reaching the emulator; the breaker
+      // tests (test/observability/provider-breakers.e2e-spec.ts, keepgo.integration-spec.ts) set their own.
+      KEEPGO_BREAKER_FAILURES: '1000',
+      STRIPE_BREAKER_FAILURES: '1000',
+      SMTP_BREAKER_FAILURES: '1000',
       ...overrides,
     };
   }

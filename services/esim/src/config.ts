@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { envInt, envList, platformConfigSchema, sandboxesUrlSetting } from '@esim/platform';
+import { envInt, envList, platformConfigSchema, providerBreakerSettings, sandboxesUrlSetting } from '@esim/platform';
+
+const keepGoBreaker = providerBreakerSettings('KeepGo');
 
 export const esimConfigSchema = platformConfigSchema
   .extend({
@@ -35,6 +37,8 @@ export const esimConfigSchema = platformConfigSchema
     KEEPGO_LINE_LOCK_WAIT_MS: envInt(60_000, 100).describe(
       'How long an operation on a KeepGo line waits for another one on the same line (any replica) to finish before it counts as a transient failure and is tried again later.',
     ),
+    KEEPGO_BREAKER_FAILURES: keepGoBreaker.failures,
+    KEEPGO_BREAKER_HALF_OPEN_MS: keepGoBreaker.halfOpenAfterMs,
     KEEPGO_BUNDLE_IDS: envList()
       .pipe(z.array(z.string().regex(/^[A-Z]{2}=\d+$/, 'entries must look like US=123')))
       .describe(

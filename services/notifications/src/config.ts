@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { BRAND_NAME } from '@esim/contracts';
-import { envBoolean, envInt, envList, platformConfigSchema } from '@esim/platform';
+import { envBoolean, envInt, envList, platformConfigSchema, providerBreakerSettings } from '@esim/platform';
+
+const smtpBreaker = providerBreakerSettings('SMTP');
 
 export const notificationsConfigSchema = platformConfigSchema
   .extend({
@@ -15,6 +17,8 @@ export const notificationsConfigSchema = platformConfigSchema
     SMTP_SECURE: envBoolean(false).describe('Use implicit TLS (port 465).'),
     SMTP_USER: z.string().optional().describe('SMTP user name.'),
     SMTP_PASSWORD: z.string().optional().describe('SMTP password.'),
+    SMTP_BREAKER_FAILURES: smtpBreaker.failures,
+    SMTP_BREAKER_HALF_OPEN_MS: smtpBreaker.halfOpenAfterMs,
     MAIL_FROM: z.string().default(`${BRAND_NAME} <no-reply@localhost>`).describe('Mailbox of the From header of every email; the display name is always the brand name.'),
     MAIL_OUTBOX_DIR: z
       .string()

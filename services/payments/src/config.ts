@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { PURCHASE_CONFIRM_WAIT_LIMIT_MS } from '@esim/contracts';
-import { envInt, platformConfigSchema, sandboxesUrlSetting } from '@esim/platform';
+import { envInt, platformConfigSchema, providerBreakerSettings, sandboxesUrlSetting } from '@esim/platform';
+
+const stripeBreaker = providerBreakerSettings('Stripe');
 
 export const paymentsConfigSchema = platformConfigSchema
   .extend({
@@ -29,6 +31,8 @@ export const paymentsConfigSchema = platformConfigSchema
     STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional().describe("Protocol the Stripe SDK uses (default https; in sandbox mode SANDBOXES_URL's)."),
     STRIPE_TIMEOUT_MS: envInt(20_000, 100).describe('How long one Stripe API call may take.'),
     STRIPE_MAX_NETWORK_RETRIES: envInt(2, 0).describe('Retries of a failed Stripe API call by the SDK (each with the same idempotency key).'),
+    STRIPE_BREAKER_FAILURES: stripeBreaker.failures,
+    STRIPE_BREAKER_HALF_OPEN_MS: stripeBreaker.halfOpenAfterMs,
     PIX_EXPIRES_AFTER_SECONDS: envInt(1_800, 10)
       .pipe(z.number().max(1_209_600))
       .describe('How long a Pix code (QR and copy-and-paste) can be paid after it is shown; then it expires unpaid and the buyer asks for a new one (Stripe allows 10 seconds to 14 days).'),

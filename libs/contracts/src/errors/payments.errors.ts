@@ -10,6 +10,8 @@ export const PAYMENTS_ERRORS = {
   /** Pix was asked for a purchase priced in another currency than reais (Pix settles only BRL). */
   pix_requires_brl: declareError('validation', 'user'),
   payment_provider_unavailable: declareError('bad_gateway', 'user'),
+  /** Stripe kept failing and its circuit breaker is open: nothing was sent; try again in a few minutes. */
+  payment_provider_paused: declareError('unavailable', 'user'),
   refund_failed: declareError('bad_gateway', 'operator'),
   /**
    * A self-serve refund is not offered for this purchase. `why`: `window_passed` (older than

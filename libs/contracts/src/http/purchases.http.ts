@@ -209,7 +209,7 @@ export const PurchaseRoutes = {
   createPayment: defineRoute({
     method: 'POST',
     path: '/api/create-esim-payment',
-    reasons: ['pix_requires_brl', 'payment_provider_unavailable', 'too_many_attempts'],
+    reasons: ['pix_requires_brl', 'payment_provider_unavailable', 'payment_provider_paused', 'too_many_attempts'],
     tag: 'Purchases',
     auth: 'session',
     summary: "Create the card or Pix payment of a prepaid plan (the catalogue's price, in reais for BR and US dollars elsewhere)",

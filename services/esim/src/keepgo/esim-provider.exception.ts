@@ -36,11 +36,13 @@ export class EsimProviderException extends Error {
   readonly httpStatus: number | null;
   /** The provider's own message, when it sent one. */
   readonly providerMessage: string | null;
+  /** Not sent at all: KeepGo's circuit breaker is open (ProviderCalls); trying again at once is pointless. */
+  readonly paused: boolean;
 
   constructor(
     readonly code: EsimProviderErrorCode,
     message: string,
-    opts: { outcomeUnknown?: boolean; httpStatus?: number | null; providerMessage?: string | null; cause?: unknown } = {},
+    opts: { outcomeUnknown?: boolean; httpStatus?: number | null; providerMessage?: string | null; cause?: unknown; paused?: boolean } = {},
   ) {
     // The messages are for people and logs; the SPA words a refusal by its code (docs/keepgo.md).
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -49,6 +51,7 @@ export class EsimProviderException extends Error {
     this.outcomeUnknown = !this.definite && (opts.outcomeUnknown ?? false);
     this.httpStatus = opts.httpStatus ?? null;
     this.providerMessage = opts.providerMessage ?? null;
+    this.paused = opts.paused ?? false;
   }
 
   get transient(): boolean {
@@ -65,6 +68,15 @@ export class EsimProviderException extends Error {
 
   static noSuitableOffer(what: string, providerMessage?: string | null): EsimProviderException {
     return new EsimProviderException('no_suitable_offer', `KeepGo: No suitable ${what}`, { providerMessage });
+  }
+
+  /** The breaker refused the call before it was sent: transient, and certainly not carried out. */
+  static paused(cause: Error): EsimProviderException {
+    return new EsimProviderException('unavailable', `KeepGo API unavailable: ${cause.message}`, {
+      outcomeUnknown: false,
+      paused: true,
+      cause,
+    });
   }
 
   static isTransient(err: unknown): boolean {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ProviderCalls } from '@esim/platform';
 import type {
   AccountBalance,
   CompletedRefill,
@@ -25,7 +26,7 @@ import {
 } from './keepgo-api';
 import { KeepGoCall, KeepGoHttpClient } from './keepgo-http-client';
 import { KeepGoLineLocks } from './keepgo-line-locks.service';
-import { KEEPGO_SETTINGS, KeepGoSettings } from './keepgo-settings';
+import { KEEPGO_CALLS, KEEPGO_SETTINGS, KeepGoSettings } from './keepgo-settings';
 import { findRecord, LineNotes, NoteRecord, parseNotes, withRecord } from './line-notes';
 import { chooseBundle, chooseRefill, KEEPGO_MB_PER_GB, planRefill } from './plan-offers';
 
@@ -56,14 +57,18 @@ export class KeepGoEsimProvider implements EsimProvider {
   constructor(
     @Inject(KEEPGO_SETTINGS) private readonly settings: KeepGoSettings,
     private readonly lineLocks: KeepGoLineLocks,
+    @Inject(KEEPGO_CALLS) calls: ProviderCalls,
   ) {
     this.sandbox = settings.sandbox;
-    this.http = new KeepGoHttpClient({
-      baseUrl: () => this.baseUrl(),
-      apiKey: settings.apiKey,
-      accessToken: settings.accessToken,
-      timeoutMs: settings.timeoutMs,
-    });
+    this.http = new KeepGoHttpClient(
+      {
+        baseUrl: () => this.baseUrl(),
+        apiKey: settings.apiKey,
+        accessToken: settings.accessToken,
+        timeoutMs: settings.timeoutMs,
+      },
+      calls,
+    );
   }
 
   /** The configured base: live KeepGo, or the emulator in the sandboxes process. */
@@ -222,7 +227,9 @@ export class KeepGoEsimProvider implements EsimProvider {
     // KeepGo has no cancel call: a deactivation date of today or earlier deactivates the line now
     // (/work/shared/reference/providers.md). Setting the same date again changes nothing, so retrying is safe.
     const today = new Date().toISOString().slice(0, 10);
-    await this.retrying(() => this.http.send({ method: 'PUT', path: `${linePath(iccid)}/deactivation_date`, body: { deactivation_date: today } }));
+    await this.retrying(() =>
+      this.http.send({ method: 'PUT', path: `${linePath(iccid)}/deactivation_date`, body: { deactivation_date: today } }),
+    );
   }
 
   async listLines(page: { page?: number; perPage?: number } = {}): Promise<LinesPage> {
@@ -366,7 +373,7 @@ export class KeepGoEsimProvider implements EsimProvider {
       try {
         return await attempt();
       } catch (err) {
-        if (!EsimProviderException.isTransient(err) || i >= this.settings.retries) throw err;
+        if (!EsimProviderException.isTransient(err) || (err as EsimProviderException).paused || i >= this.settings.retries) throw err;
         await this.backoff(i);
       }
     }
@@ -387,7 +394,8 @@ export class KeepGoEsimProvider implements EsimProvider {
       try {
         return { answer: await send() };
       } catch (err) {
-        if (!EsimProviderException.isTransient(err)) throw err;
+        // Refused by the breaker: not sent, and sending again now would be refused the same way.
+        if (!EsimProviderException.isTransient(err) || (err as EsimProviderException).paused) throw err;
         if ((err as EsimProviderException).outcomeUnknown) {
           let found: F | null;
           try {

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { ProviderCalls, ProviderCircuitOpenError } from '@esim/platform';
 import { EsimProviderErrorCode, EsimProviderException } from './esim-provider.exception';
 import type { KeepGoAnswer } from './keepgo-api';
 
@@ -30,9 +31,26 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 export class KeepGoHttpClient {
   private readonly log = new Logger('KeepGo');
 
-  constructor(private readonly connection: KeepGoConnection) {}
+  constructor(
+    private readonly connection: KeepGoConnection,
+    /** Times, counts and guards every call (provider_* metrics, the KeepGo circuit breaker). */
+    private readonly calls: ProviderCalls,
+  ) {}
 
+  /**
+   * While KeepGo's breaker is open the call is not sent and fails as `unavailable`, outcome known
+   * (not carried out): a line creation refused this way is safe to order again later.
+   */
   async send<T extends KeepGoAnswer>(call: KeepGoCall): Promise<T> {
+    try {
+      return await this.calls.call(operationOf(call), () => this.sendNow<T>(call));
+    } catch (err) {
+      if (err instanceof ProviderCircuitOpenError) throw EsimProviderException.paused(err);
+      throw err;
+    }
+  }
+
+  private async sendNow<T extends KeepGoAnswer>(call: KeepGoCall): Promise<T> {
     const url = new URL(`${this.connection.baseUrl()}${call.path}`);
     for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = {
@@ -96,6 +114,11 @@ export class KeepGoHttpClient {
       },
     );
   }
+}
+
+/** The `operation` label: method and route, the ICCID left out (`GET /line/:iccid/get_details`). */
+function operationOf(call: KeepGoCall): string {
+  return `${call.method} ${call.path.replace(/^\/line\/(?!create$)[^/]+/, '/line/:iccid')}`;
 }
 
 function classify(

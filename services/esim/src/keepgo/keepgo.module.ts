@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EsimProviderException } from './esim-provider.exception';
+import { Metrics, ProviderCalls } from '@esim/platform';
 import type { EsimConfig } from '../config';
 import { ESIM_PROVIDER } from './esim-provider';
 import { KeepGoEsimProvider } from './keepgo-esim-provider.service';
 import { KeepGoLineLocks } from './keepgo-line-locks.service';
 import { KeepGoModeLog } from './keepgo-mode-log';
-import { KEEPGO_SETTINGS, keepGoSettings } from './keepgo-settings';
+import { KEEPGO_CALLS, KEEPGO_SETTINGS, keepGoSettings } from './keepgo-settings';
 
 /**
  * The eSIM provider port (ESIM_PROVIDER) backed by the KeepGo adapter: live KeepGo, or without
@@ -18,6 +20,12 @@ export class KeepGoModule {
       module: KeepGoModule,
       providers: [
         { provide: KEEPGO_SETTINGS, useValue: settings },
+        {
+          provide: KEEPGO_CALLS,
+          inject: [Metrics],
+          // A refusal KeepGo answered (unknown line, no refill) says it is up; only `unavailable` counts.
+          useFactory: (metrics: Metrics) => new ProviderCalls(metrics, 'keepgo', settings.breaker, EsimProviderException.isTransient),
+        },
         KeepGoLineLocks,
         KeepGoEsimProvider,
         { provide: ESIM_PROVIDER, useExisting: KeepGoEsimProvider },

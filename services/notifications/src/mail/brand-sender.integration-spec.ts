@@ -1,4 +1,5 @@
 import { BRAND_NAME, LOCALES } from '@esim/contracts';
+import { Metrics } from '@esim/platform';
 import { TestMailServer } from '@esim/testing';
 import { notificationsConfigSchema } from '../config';
 import { composeEmail } from '../templates/emails';
@@ -22,7 +23,7 @@ describe('emails carry the one brand name', () => {
   it.each(LOCALES)('%s: sender name, heading and signature are the brand', async (locale) => {
     // The test server's MAIL_FROM has another display name on purpose: only its mailbox may be used.
     const config = notificationsConfigSchema.parse({ ...server.env(), MAIL_FROM: 'Another Name <no-reply@test.local>' });
-    const transport = createMailTransport(config);
+    const transport = createMailTransport(config, new Metrics('notifications'));
     const to = `brand-${locale}@test.local`;
     const email = composeEmail({ kind: 'dataGifted', to, locale, data: { name: 'Ana', amountGB: 3, claimUrl: 'http://localhost/dashboard' } });
     try {

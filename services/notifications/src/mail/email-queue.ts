@@ -1,7 +1,18 @@
 import { Logger } from '@nestjs/common';
-import { Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
-import { contextFrom, createRedisClient, Gauge, inSpan, Metrics, serviceTracer, SpanKind, traceHeaders, tracingEnabled } from '@esim/platform';
+import {
+  contextFrom,
+  createRedisClient,
+  Gauge,
+  inSpan,
+  Metrics,
+  ProviderCircuitOpenError,
+  serviceTracer,
+  SpanKind,
+  traceHeaders,
+  tracingEnabled,
+} from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { composeEmail, EmailJob, emailJobSchema } from '../templates/emails';
 import type { SentEmails } from '../sent-emails/sent-emails';
@@ -33,7 +44,7 @@ export class EmailQueue {
     this.queue = new Queue(QUEUE, { connection: this.connection, prefix });
     // A worker blocks on its connection waiting for jobs, so it needs one of its own.
     this.workerConnection = this.connection.duplicate();
-    this.worker = new Worker(QUEUE, (job: Job) => this.deliver(job), { connection: this.workerConnection, prefix, concurrency: 4 });
+    this.worker = new Worker(QUEUE, (job: Job, token?: string) => this.deliver(job, token), { connection: this.workerConnection, prefix, concurrency: 4 });
     this.worker.on('failed', (job, err) => {
       const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
       this.log[final ? 'error' : 'warn'](
@@ -80,7 +91,22 @@ export class EmailQueue {
     );
   }
 
-  private async deliver(job: Job): Promise<void> {
+  private async deliver(job: Job, token?: string): Promise<void> {
+    try {
+      await this.send(job);
+    } catch (err) {
+      // The mail server's breaker is open: this email was not handed over. It waits for the breaker's
+      // probe instead of spending one of its EMAIL_ATTEMPTS (BullMQ: a job moved to delayed and
+      // DelayedError thrown keeps its attempt count), so an outage loses no email however long.
+      if (err instanceof ProviderCircuitOpenError && token) {
+        await job.moveToDelayed(Date.now() + this.config.SMTP_BREAKER_HALF_OPEN_MS, token);
+        throw new DelayedError();
+      }
+      throw err;
+    }
+  }
+
+  private async send(job: Job): Promise<void> {
     const email = emailJobSchema.parse(job.data);
     const trace = (job.data as { trace?: Record<string, string> }).trace;
     const span =

@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import { BRAND_NAME } from '@esim/contracts';
+import { Metrics, ProviderCalls } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import type { MailAttachment } from '../templates/render-email';
 
@@ -35,7 +36,11 @@ export interface MailTransport {
 class SmtpTransport implements MailTransport {
   private readonly transporter: Transporter;
 
-  constructor(private readonly config: NotificationsConfig) {
+  constructor(
+    private readonly config: NotificationsConfig,
+    /** Times and counts each hand-over and guards it with the SMTP circuit breaker. */
+    private readonly calls: ProviderCalls,
+  ) {
     this.transporter = nodemailer.createTransport({
       host: config.SMTP_HOST,
       port: config.SMTP_PORT,
@@ -48,6 +53,10 @@ class SmtpTransport implements MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
+    await this.calls.call('send', () => this.sendNow(mail));
+  }
+
+  private async sendNow(mail: OutgoingMail): Promise<void> {
     await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
   }
 
@@ -82,6 +91,18 @@ class LocalOutboxTransport implements MailTransport {
   }
 }
 
-export function createMailTransport(config: NotificationsConfig): MailTransport {
-  return config.SMTP_HOST ? new SmtpTransport(config) : new LocalOutboxTransport(config);
+/**
+ * The mail server unwell: no connection, a timeout, a temporary (4xx) answer. A permanent (5xx)
+ * answer, such as a refused recipient, says it is up and does not count towards opening the breaker.
+ */
+function isSmtpFailure(err: unknown): boolean {
+  const code = (err as { responseCode?: number })?.responseCode;
+  return code === undefined || code < 500;
+}
+
+/** SMTP when SMTP_HOST is set (metered and guarded as the `smtp` provider), else the local outbox. */
+export function createMailTransport(config: NotificationsConfig, metrics: Metrics): MailTransport {
+  if (!config.SMTP_HOST) return new LocalOutboxTransport(config);
+  const breaker = { failures: config.SMTP_BREAKER_FAILURES, halfOpenAfterMs: config.SMTP_BREAKER_HALF_OPEN_MS };
+  return new SmtpTransport(config, new ProviderCalls(metrics, 'smtp', breaker, isSmtpFailure));
 }

@@ -21,7 +21,7 @@ class EmailQueueCloser implements OnApplicationShutdown {
       provide: EmailQueue,
       inject: [CONFIG, Metrics, SentEmails],
       useFactory: (c: NotificationsConfig, metrics: Metrics, sent: SentEmails) => {
-        const emails = new EmailQueue(c, createMailTransport(c), sent);
+        const emails = new EmailQueue(c, createMailTransport(c, metrics), sent);
         emails.watch(metrics);
         return emails;
       },

@@ -168,9 +168,11 @@ export class PurchaseResolutions {
    */
   private async refundCard(p: EsimPurchaseEntity): Promise<string | null> {
     try {
-      const refund = await this.stripeApi.stripe.refunds.create(
-        { payment_intent: p.paymentIntentId, reason: 'requested_by_customer', metadata: { purchaseId: p.id } },
-        { idempotencyKey: refundIdempotencyKey(p.id) },
+      const refund = await this.stripeApi.call('refunds.create', (stripe) =>
+        stripe.refunds.create(
+          { payment_intent: p.paymentIntentId, reason: 'requested_by_customer', metadata: { purchaseId: p.id } },
+          { idempotencyKey: refundIdempotencyKey(p.id) },
+        ),
       );
       return refund.id;
     } catch (err) {

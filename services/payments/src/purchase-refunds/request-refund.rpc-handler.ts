@@ -67,9 +67,11 @@ export class RequestRefundRpcHandler {
 
     let refundId: string;
     try {
-      const refund = await this.api.stripe.refunds.create(
-        { payment_intent: p.paymentIntentId, reason: 'requested_by_customer', metadata: { purchaseId: p.id, via: 'self-serve' } },
-        { idempotencyKey: `esim-purchase:${p.id}:self-refund` },
+      const refund = await this.api.call('refunds.create', (stripe) =>
+        stripe.refunds.create(
+          { payment_intent: p.paymentIntentId, reason: 'requested_by_customer', metadata: { purchaseId: p.id, via: 'self-serve' } },
+          { idempotencyKey: `esim-purchase:${p.id}:self-refund` },
+        ),
       );
       refundId = refund.id;
     } catch (err) {

@@ -57,7 +57,7 @@ export class ConfirmPurchaseRpcHandler {
 
   private async retrieve(id: string): Promise<Stripe.PaymentIntent> {
     try {
-      return await this.api.stripe.paymentIntents.retrieve(id);
+      return await this.api.call('paymentIntents.retrieve', (stripe) => stripe.paymentIntents.retrieve(id));
     } catch (err) {
       if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
         throw new AppError('payment_not_found', 'Payment not found.');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Controller, Inject, Logger } from '@nestjs/common';
 import { CreateEsimPaymentResponse, currencyForCountry, PAYMENT_CREATED_MESSAGE, PaymentsRpc, prepaidPlan, RpcMeta, RpcRequest } from '@esim/contracts';
-import { actingUserId, AppError, CONFIG, RpcHandler } from '@esim/platform';
+import { actingUserId, AppError, CONFIG, ProviderCircuitOpenError, RpcHandler } from '@esim/platform';
 import type { PaymentsConfig } from '../config';
 import { StripeApiService } from '../stripe/stripe-api.service';
 import { EsimPurchasesService } from './esim-purchases.service';
@@ -42,26 +42,40 @@ export class CreatePaymentRpcHandler {
     const purchaseId = randomUUID();
     let intent;
     try {
-      intent = await this.api.stripe.paymentIntents.create(
-        {
-          amount,
-          currency: stripeCurrency,
-          // A card intent lets Stripe pick the card methods (the Payment Element); a Pix intent
-          // takes Pix only, so the code shown is the only way to pay it.
-          ...(paymentMethod === 'pix'
-            ? { payment_method_types: ['pix'], payment_method_options: { pix: { expires_after_seconds: this.config.PIX_EXPIRES_AFTER_SECONDS } } }
-            : { automatic_payment_methods: { enabled: true } }),
-          description: `${plan.amountGB} GB eSIM for ${req.country}`,
-          metadata: {
-            [METADATA.userId]: userId,
-            [METADATA.purchaseId]: purchaseId,
-            [METADATA.planType]: plan.id,
-            [METADATA.country]: req.country,
+      intent = await this.api.call('paymentIntents.create', (stripe) =>
+        stripe.paymentIntents.create(
+          {
+            amount,
+            currency: stripeCurrency,
+            // A card intent lets Stripe pick the card methods (the Payment Element); a Pix intent
+            // takes Pix only, so the code shown is the only way to pay it.
+            ...(paymentMethod === 'pix'
+              ? {
+                  payment_method_types: ['pix'],
+                  payment_method_options: { pix: { expires_after_seconds: this.config.PIX_EXPIRES_AFTER_SECONDS } },
+                }
+              : { automatic_payment_methods: { enabled: true } }),
+            description: `${plan.amountGB} GB eSIM for ${req.country}`,
+            metadata: {
+              [METADATA.userId]: userId,
+              [METADATA.purchaseId]: purchaseId,
+              [METADATA.planType]: plan.id,
+              [METADATA.country]: req.country,
+            },
           },
-        },
-        { idempotencyKey: `esim-purchase:${purchaseId}:create-intent` },
+          { idempotencyKey: `esim-purchase:${purchaseId}:create-intent` },
+        ),
       );
     } catch (err) {
+      // Stripe kept failing and its breaker is open: nothing was sent, nothing charged. A 503 the
+      // SPA words as "card payments are paused for a few minutes".
+      if (err instanceof ProviderCircuitOpenError) {
+        this.log.warn(`purchase ${purchaseId}: not started, Stripe's circuit breaker is open`);
+        throw new AppError(
+          'payment_provider_paused',
+          'Card payments are paused for a few minutes while the payment provider recovers. Nothing was charged.',
+        );
+      }
       this.log.error(`creating the PaymentIntent of purchase ${purchaseId} failed: ${(err as Error).message}`);
       throw new AppError('payment_provider_unavailable', 'Payment setup failed. Please try again in a moment.');
     }

@@ -109,7 +109,7 @@ export class PaymentReconciler implements OnApplicationBootstrap, OnModuleDestro
   private async check(purchase: EsimPurchaseEntity): Promise<ReconcileOutcome> {
     let intent: Stripe.PaymentIntent;
     try {
-      intent = await this.api.stripe.paymentIntents.retrieve(purchase.paymentIntentId);
+      intent = await this.api.call('paymentIntents.retrieve', (stripe) => stripe.paymentIntents.retrieve(purchase.paymentIntentId));
     } catch (err) {
       this.log.warn(`purchase ${purchase.id}: Stripe could not be asked about ${purchase.paymentIntentId} (${(err as Error).message}); checked again later`);
       return 'error';

@@ -1,4 +1,5 @@
 import { STRIPE_SANDBOX_PUBLISHABLE_KEY, STRIPE_SANDBOX_SECRET_KEY } from '@esim/contracts';
+import type { ProviderBreakerSettings } from '@esim/platform';
 import type { PaymentsConfig } from '../config';
 
 export const STRIPE_SETTINGS = Symbol('STRIPE_SETTINGS');
@@ -23,6 +24,8 @@ export interface StripeSettings {
   address: StripeAddress;
   timeoutMs: number;
   maxNetworkRetries: number;
+  /** STRIPE_BREAKER_*: when Stripe's circuit breaker opens and how long it stays open. */
+  breaker: ProviderBreakerSettings;
 }
 
 /**
@@ -47,5 +50,6 @@ export function stripeSettings(c: PaymentsConfig): StripeSettings {
     },
     timeoutMs: c.STRIPE_TIMEOUT_MS,
     maxNetworkRetries: c.STRIPE_MAX_NETWORK_RETRIES,
+    breaker: { failures: c.STRIPE_BREAKER_FAILURES, halfOpenAfterMs: c.STRIPE_BREAKER_HALF_OPEN_MS },
   };
 }
