@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConfigError } from '@esim/platform';
-import { TestNamespace } from '@esim/testing';
+import { ConfigError, Metrics, ProviderCalls } from '@esim/platform';
+import { TestNamespace, waitFor } from '@esim/testing';
 import { startEsim } from '../app';
 import { ESIM_PROVIDER, EsimProvider } from './esim-provider';
 import { EsimProviderException } from './esim-provider.exception';
 import { KEEPGO_DEMO_ICCID, KEEPGO_SANDBOX_ACCESS_TOKEN, KEEPGO_SANDBOX_API_KEY, KEEPGO_SANDBOX_API_PATH } from './keepgo-api';
 import { KeepGoEsimProvider } from './keepgo-esim-provider.service';
 import { KeepGoLineLocks } from './keepgo-line-locks.service';
-import type { KeepGoSettings } from './keepgo-settings';
+import { KEEPGO_CALLS, KeepGoSettings } from './keepgo-settings';
 import { parseNotes } from './line-notes';
 import { luhnValid } from '../../../../sandboxes/src/keepgo/sandbox-identifiers';
 import { SandboxesUnderTest, startSandboxesUnderTest } from '../../../../sandboxes/src/testing/sandboxes-under-test';
@@ -30,6 +30,9 @@ async function failure(promise: Promise<unknown>): Promise<EsimProviderException
   }
   throw new Error('expected the call to fail');
 }
+
+/** A replica's own breaker and metrics, as KeepGoModule makes them. */
+const callsOf = (settings: KeepGoSettings) => new ProviderCalls(new Metrics('esim'), 'keepgo', settings.breaker, EsimProviderException.isTransient);
 
 const httpBase = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 
@@ -366,9 +369,10 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
       catalogueCacheMs: 0,
       lookupMaxPages: 1,
       lineLockWaitMs: 300,
+      breaker: { failures: 1000, halfOpenAfterMs: 1000 },
       pinnedBundles: new Map(),
     };
-    const replica = new KeepGoEsimProvider(settings, new KeepGoLineLocks(esimDb, settings));
+    const replica = new KeepGoEsimProvider(settings, new KeepGoLineLocks(esimDb, settings), callsOf(settings));
     const ref = reference();
 
     const busy = await failure(replica.refill({ iccid: KEEPGO_DEMO_ICCID, plan: '1GB', reference: ref }));
@@ -398,9 +402,10 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
       catalogueCacheMs: 0,
       lookupMaxPages: 1,
       lineLockWaitMs: 1000,
+      breaker: { failures: 1000, halfOpenAfterMs: 1000 },
       pinnedBundles: new Map(),
     };
-    const live = new KeepGoEsimProvider(settings, app.get(KeepGoLineLocks));
+    const live = new KeepGoEsimProvider(settings, app.get(KeepGoLineLocks), callsOf(settings));
     expect(await failure(live.accountBalance())).toMatchObject({ code: 'unauthorized', definite: true, httpStatus: 401 });
     expect(await requests('GET /account_balance')).toBe(1);
     // Nothing listens there: the connection is refused, transient, and known not to have been sent.
@@ -408,8 +413,98 @@ describe('KeepGo adapter against the KeepGo emulator (the sandboxes app, real HT
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` }, app.get(KeepGoLineLocks));
+    const gone = new KeepGoEsimProvider({ ...settings, baseUrl: `http://127.0.0.1:${port}/api/v2` }, app.get(KeepGoLineLocks), callsOf(settings));
     expect(await failure(gone.listLines())).toMatchObject({ code: 'unavailable', outcomeUnknown: false });
+  });
+
+  describe('circuit breaker', () => {
+    const FAILURES = 3;
+    let guarded: INestApplication;
+    let provider: EsimProvider;
+    let calls: ProviderCalls;
+    /** The series of provider_requests_total for KeepGo, by "operation outcome". */
+    const counted = async () => {
+      const metric = await guarded.get(Metrics).registry.getSingleMetric('provider_requests_total')!.get();
+      return Object.fromEntries(metric.values.filter((v) => v.labels.provider === 'keepgo').map((v) => [`${v.labels.operation} ${v.labels.outcome}`, v.value]));
+    };
+    /**
+     * Calls until one reaches KeepGo (the half-open probe): waits for the breaker, not the clock.
+     * Returns what that call ended with.
+     */
+    const probe = async (call: () => Promise<unknown>) => {
+      const before = await requests('GET /account_balance');
+      return waitFor(
+        async () => {
+          const ended = await call().then(
+            () => ({ ok: true as const }),
+            (err: unknown) => ({ ok: false as const, err }),
+          );
+          return (await requests('GET /account_balance')) > before ? ended : undefined;
+        },
+        { timeoutMs: 10_000, what: 'the breaker to let a probe through' },
+      );
+    };
+
+    beforeAll(async () => {
+      // Breaker on, tripped by 3 consecutive failures (one read's 3 attempts), half-open after 1.5 s.
+      guarded = await startEsim(env({ KEEPGO_BREAKER_FAILURES: String(FAILURES), KEEPGO_BREAKER_HALF_OPEN_MS: '1500' }));
+      provider = guarded.get<EsimProvider>(ESIM_PROVIDER);
+      calls = guarded.get<ProviderCalls>(KEEPGO_CALLS);
+    });
+    afterAll(() => guarded?.close());
+
+    it('opens after consecutive failures, then refuses calls unsent, lets one probe through when half-open, and closes once KeepGo answers', async () => {
+      expect(calls.circuit).toBe('closed');
+      const lines = await lineCount();
+      expect((await control({ mode: 'fail' })).status).toBe(200);
+
+      // One read and its 2 retries: 3 failures reach KeepGo, and the breaker opens.
+      expect(await failure(provider.accountBalance())).toMatchObject({ code: 'unavailable', paused: false });
+      expect(await requests('GET /account_balance')).toBe(FAILURES);
+      expect(calls.circuit).toBe('open');
+
+      // Open: calls fail at once as unavailable, known not to have been sent, and KeepGo sees nothing.
+      expect(await failure(provider.accountBalance())).toMatchObject({ code: 'unavailable', paused: true, outcomeUnknown: false });
+      const ref = reference();
+      const refused = await failure(provider.createLine({ country: 'US', plan: '1GB', reference: ref }));
+      expect(refused).toMatchObject({ code: 'unavailable', paused: true, outcomeUnknown: false });
+      expect(await requests('GET /account_balance')).toBe(FAILURES);
+      expect(await requests('POST /line/create')).toBe(0);
+
+      // Half-open while KeepGo still fails: exactly one probe reaches it, and the breaker opens again.
+      // (its retry, after the probe failed, is refused unsent)
+      expect(await probe(() => provider.accountBalance())).toMatchObject({ ok: false, err: { code: 'unavailable' } });
+      expect(await requests('GET /account_balance')).toBe(FAILURES + 1);
+      expect(calls.circuit).toBe('open');
+
+      // KeepGo recovers: the next probe goes through and closes the breaker.
+      expect((await control({ mode: 'ok' })).status).toBe(200);
+      expect(await probe(() => provider.accountBalance())).toEqual({ ok: true });
+      expect(await requests('GET /account_balance')).toBe(FAILURES + 2);
+      expect(calls.circuit).toBe('closed');
+
+      // The order refused while open is placed once now: one line, one create sent.
+      const line = await provider.createLine({ country: 'US', plan: '1GB', reference: ref });
+      expect(line.reference).toBe(ref);
+      expect(await requests('POST /line/create')).toBe(1);
+      expect(await lineCount()).toBe(lines + 1);
+
+      const seen = await counted();
+      expect(seen['GET /account_balance failed']).toBe(FAILURES + 1);
+      expect(seen['GET /account_balance rejected']).toBeGreaterThanOrEqual(1);
+      expect(seen['GET /account_balance ok']).toBe(1);
+      expect(seen['POST /line/create ok']).toBe(1);
+      const state = await guarded.get(Metrics).registry.getSingleMetric('provider_circuit_state')!.get();
+      expect(state.values).toEqual([expect.objectContaining({ labels: { provider: 'keepgo' }, value: 0 })]);
+    });
+
+    it('does not count a refusal KeepGo answered: an unknown line leaves the breaker closed', async () => {
+      for (let i = 0; i < FAILURES + 1; i++) {
+        expect((await failure(provider.lineDetails('8900000000000000999'))).code).toBe('line_not_found');
+      }
+      expect(calls.circuit).toBe('closed');
+      expect((await counted())['GET /line/:iccid/get_details refused']).toBeGreaterThanOrEqual(FAILURES + 1);
+    });
   });
 
   describe('across restarts and in production', () => {
