@@ -123,6 +123,27 @@ describe('Prometheus metrics of every service', () => {
     expect(samples(of('notifications'), 'email_queue_jobs').map((x) => x.labels.state).sort()).toEqual(['active', 'delayed', 'failed', 'waiting']);
   });
 
+  it('times and counts every provider call by provider, operation and outcome, with each breaker closed', () => {
+    // The redemption's new line at KeepGo (esim), the payment's intent at Stripe (payments), the sign-up code by SMTP (notifications).
+    const calls: [ServiceKey, string, string][] = [
+      ['esim', 'keepgo', 'POST /line/create'],
+      ['payments', 'stripe', 'paymentIntents.create'],
+      ['notifications', 'smtp', 'send'],
+    ];
+    for (const [service, provider, operation] of calls) {
+      expect(total(of(service), 'provider_requests_total', { provider, operation, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+      expect(total(of(service), 'provider_request_duration_seconds_count', { provider, operation, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+      expect(total(of(service), 'provider_request_duration_seconds_bucket', { provider, operation, outcome: 'ok', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+      expect(samples(of(service), 'provider_circuit_state')).toEqual([expect.objectContaining({ labels: expect.objectContaining({ provider }), value: 0 })]);
+      expect(total(of(service), 'provider_requests_total', { provider, outcome: 'failed' })).toBe(0);
+      expect(total(of(service), 'provider_requests_total', { provider, outcome: 'rejected' })).toBe(0);
+    }
+    expect(total(of('payments'), 'provider_requests_total', { provider: 'stripe', operation: 'paymentIntents.create' })).toBe(1);
+    // The ICCID never becomes a label value.
+    const operations = samples(of('esim'), 'provider_requests_total').map((x) => x.labels.operation);
+    expect(operations.filter((o) => /\d{18}/.test(o))).toEqual([]);
+  });
+
   it('answers only a bearer of METRICS_TOKEN when one is set', async () => {
     const token = 'scrape-token-0123456789';
     // One more esim replica, configured with a token.
