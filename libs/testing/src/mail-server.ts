@@ -19,12 +19,31 @@ export class TestMailServer {
   readonly messages: ReceivedMail[] = [];
   private server?: SMTPServer;
   port = 0;
+  /** Every MAIL FROM received (one per email a client tried to hand over), accepted or refused. */
+  attempts = 0;
+  /** Set by `fail`: the SMTP answer every MAIL FROM gets instead of acceptance. */
+  private fault: { code: number; message: string } | null = null;
+
+  /** From now on every email is refused with this answer (421: the server is unwell, try later). */
+  fail(code = 421, message = 'Service not available, try again later'): void {
+    this.fault = { code, message };
+  }
+
+  /** Accepts emails again. */
+  recover(): void {
+    this.fault = null;
+  }
 
   async start(): Promise<this> {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onMailFrom: (_address, _session, callback) => {
+        this.attempts += 1;
+        if (!this.fault) return callback();
+        callback(Object.assign(new Error(this.fault.message), { responseCode: this.fault.code }));
+      },
       onData: (stream, session, callback) => {
         simpleParser(stream)
           .then((mail) => {
