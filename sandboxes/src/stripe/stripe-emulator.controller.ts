@@ -1,5 +1,6 @@
 import { All, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { StripeEmulatorFaults } from './stripe-emulator-faults';
 import { StripeEmulatorService } from './stripe-emulator.service';
 
 /**
@@ -10,10 +11,18 @@ import { StripeEmulatorService } from './stripe-emulator.service';
  */
 @Controller('v1')
 export class StripeEmulatorController {
-  constructor(private readonly emulator: StripeEmulatorService) {}
+  constructor(
+    private readonly emulator: StripeEmulatorService,
+    private readonly faults: StripeEmulatorFaults,
+  ) {}
 
   @All('*path')
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    // A test made Stripe fail (stripe-emulator-control.controller.ts): counted, answered 500, nothing done.
+    if (this.faults.take(`${req.method} ${req.path}`)) {
+      res.status(500).json({ error: { type: 'api_error', message: 'An unknown error occurred (emulated Stripe outage).' } });
+      return;
+    }
     const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     const answer = await this.emulator.handle({
       method: req.method,
