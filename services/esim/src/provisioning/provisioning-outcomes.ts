@@ -197,6 +197,20 @@ export class ProvisioningOutcomes {
     );
   }
 
+  /**
+   * Like retryLater, for an attempt that sent nothing (the provider's breaker refused it): the
+   * attempt is given back, so the next claim has the number this one had.
+   */
+  async retryUnspent(id: string, attempt: number, delayMs: number): Promise<void> {
+    await this.uow.run((tx) =>
+      tx.manager.query(
+        `UPDATE provisionings SET lease_until = now() + make_interval(secs => $3::double precision / 1000), attempts = attempts - 1
+          WHERE id = $1 AND status = 'in_progress' AND attempts = $2`,
+        [id, attempt, delayMs],
+      ),
+    );
+  }
+
   private async end(tx: Tx, p: Provisioning, status: 'refused' | 'manual_transfer_required', reason: string, message: string) {
     const now = new Date();
     await tx.manager.update(Provisioning, { id: p.id }, { status, failureReason: reason, failureMessage: message, completedAt: now });

@@ -130,6 +130,15 @@ export class ProvisioningRunner {
       return;
     }
     if (!e) this.log.error(`provisioning ${p.id}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (e?.paused) {
+      // KeepGo's circuit breaker refused the call unsent: KeepGo is down, not this order. Tried again
+      // after the usual delay without spending an attempt, so an outage longer than the attempts'
+      // backoff holds orders (the ProviderCircuitOpen alert fires) instead of handing them to a person.
+      const delay = this.settings.retryMs;
+      this.log.warn(`provisioning ${p.id}: KeepGo's circuit breaker is open, nothing sent; next try in ${delay} ms`);
+      await this.outcomes.retryUnspent(p.id, p.attempts, delay);
+      return;
+    }
     if (p.attempts >= this.settings.maxAttempts) {
       await this.outcomes.manual(p.id, e?.code ?? 'unavailable', MANUAL_TRANSFER_MESSAGE, { detail: e?.message });
       return;
