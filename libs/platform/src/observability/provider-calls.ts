@@ -56,7 +56,7 @@ export class ProviderCircuitOpenError extends Error {
 export function providerBreakerSettings(provider: string, defaults: { failures?: number; halfOpenAfterMs?: number } = {}) {
   return {
     failures: envInt(defaults.failures ?? 5, 1).describe(
-      `Consecutive failed ${provider} calls (no answer, timeout, 5xx, 429) that open its circuit breaker; while open, calls fail at once without being sent (docs/observability.md, "Provider calls").`,
+      `Consecutive failed ${provider} calls (unreachable, timed out, or answered that it failed: not a refusal) that open its circuit breaker; while open, calls fail at once without being sent (docs/observability.md, "Provider calls").`,
     ),
     halfOpenAfterMs: envInt(defaults.halfOpenAfterMs ?? 30_000, 100).describe(
       `How long the ${provider} circuit breaker stays open before one probe call is let through; a success closes it, a failure opens it again.`,
