@@ -32,8 +32,9 @@ export interface ProviderBreakerSettings {
 }
 
 /**
- * Thrown instead of calling the provider while its breaker is open (or while the one half-open
- * probe is under way): the request was NOT sent, so the caller may safely try again later.
+ * Thrown instead of calling the provider while its breaker is open: the request was NOT sent, so
+ * the caller may safely try again later. (A call made while the half-open probe is under way waits
+ * for the probe: it is sent if the probe closes the breaker, refused with this if it opens it again.)
  */
 export class ProviderCircuitOpenError extends Error {
   readonly notSent = true;
@@ -83,7 +84,10 @@ export class ProviderCalls {
     metrics: Metrics,
     readonly provider: string,
     settings: ProviderBreakerSettings,
-    /** Whether a failure says the provider is unwell (counted by the breaker), rather than a refusal it answered. */
+    /**
+     * Whether a failure says the provider is unwell (counted by the breaker), rather than a refusal
+     * it answered (which neither counts nor resets the count, and as a probe's answer closes the breaker).
+     */
     private readonly isFailure: (err: unknown) => boolean,
   ) {
     this.duration = metrics.histogram({
