@@ -38,7 +38,7 @@ export interface PostbackFacts {
   points: number;
   /** What the person did, read from the wall's own category or offer name (task-kind.ts). */
   kind: TaskKind;
-  /** The offer's name, where the wall's postback carries one (BitLabs' offer_name, Lootably's offerName): the user's history shows it. */
+  /** The offer's name, where the wall's postback carries one (BitLabs' offer_name, Lootably's offerName, Torox's o_name): the user's history shows it. */
   offerName?: string;
 }
 
