@@ -106,6 +106,7 @@ describe('web app: a history people can read', () => {
     // /task names its app-install mission with the same word.
     await page.goto('/task');
     await expectVisible(page.getByTestId('mission-install-game').getByText('App install · Easy'));
+    expect(await wcagViolations(page)).toEqual([]);
   });
 
   it.each([
