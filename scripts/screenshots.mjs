@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Phone-size screenshots of the landing, auth and dashboard pages in pt, en and ur, and desktop-size
-// ones of the landing page and the dashboard in pt, written to docs/screenshots/ (the README shows
+// Phone-size screenshots of the landing, auth, dashboard and history pages in pt, en and ur, and
+// desktop-size ones of the landing page and the dashboard in pt, written to docs/screenshots/ (the README shows
 // them). Needs the product running (npm start) with the local mail outbox, which is where the
 // sign-up code is read from. Usage: node scripts/screenshots.mjs
 import { existsSync, readdirSync, readFileSync, mkdirSync } from 'node:fs';
@@ -44,6 +44,27 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
+// A few missions of different kinds from the sandbox walls (the walls without credentials), as a
+// person completes them inside a wall, so /history has something to show.
+const { walls } = await (await api.get('/api/offerwalls')).json();
+const missions = [
+  ['rapidoreach', 'sbx-survey'],
+  ['lootably', 'sbx-game'],
+  ['bitlabs', 'sbx-video'],
+  ['torox', 'sbx-game'],
+].filter(([id]) => walls.some((w) => w.id === id && w.sandbox));
+for (const [id, offerId] of missions) {
+  const wall = walls.find((w) => w.id === id);
+  const res = await api.post(`/sandbox/offerwalls/${id}/complete`, { form: { uid: wall.uid, offerId }, maxRedirects: 0 });
+  if (res.status() !== 303) throw new Error(`the ${id} sandbox wall answered ${res.status()}`);
+}
+for (let i = 0; ; i++) {
+  const res = await api.get('/api/tasks');
+  if (res.ok() && (await res.json()).length === missions.length) break;
+  if (i === 300) throw new Error('the missions never arrived');
+  await new Promise((r) => setTimeout(r, 200));
+}
+
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
 const host = new URL(base).hostname;
@@ -78,6 +99,7 @@ for (const locale of ['pt', 'en', 'ur']) {
   await shoot(visitor, '/', locale, `landing-${locale}.png`, '#root[data-hydrated] h1');
   await shoot(visitor, '/auth?signup=true', locale, `auth-${locale}.png`, '#root[data-hydrated] form');
   await shoot(context, '/dashboard', locale, `dashboard-${locale}.png`, '[data-testid="points-balance"]');
+  await shoot(context, '/history', locale, `history-${locale}.png`, '[data-testid="history-item"]');
 }
 await shoot(desktopVisitor, '/', 'pt', 'landing-desktop.png', '#root[data-hydrated] h1');
 await shoot(desktopUser, '/dashboard', 'pt', 'dashboard-desktop.png', '[data-testid="points-balance"]');

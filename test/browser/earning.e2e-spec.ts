@@ -93,8 +93,8 @@ describe('web app: earning in the browser', () => {
     await expectVisible(item);
     await expect(page.getByTestId('history-item').count()).resolves.toBe(1);
     await expectVisible(page.getByRole('heading', { name: 'Today' }));
-    // BitLabs sends type=COMPLETE for the sandbox offer: the server classifies it as an offer completion.
-    await expectVisible(item.getByText('Offer completed'));
+    // BitLabs sends type=COMPLETE for the sandbox offer; its name says what it is: an app install, as on every wall.
+    await expectVisible(item.getByText('App install', { exact: false }));
     await expectVisible(item.getByText(`+${OFFER_POINTS} MB`));
     await expectVisible(item.getByText('via BitLabs'));
     await expect(page.getByTestId('history-earned').textContent()).resolves.toBe(`${OFFER_POINTS} MB`);

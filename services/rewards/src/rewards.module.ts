@@ -21,6 +21,7 @@ import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-rede
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
 import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
 import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
+import { TaskKindsAndPages1736400000066 } from './migrations/1736400000066-task-kinds-and-pages';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -61,6 +62,7 @@ export class RewardsModule {
             OfferwallCreditDetails1736200000001,
             CreditClaims1736300000000,
             Referrals1736300000001,
+            TaskKindsAndPages1736400000066,
           ],
         }),
       ],

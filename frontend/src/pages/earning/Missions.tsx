@@ -5,7 +5,7 @@ import { CaptchaDialog } from '../../components/captcha/CaptchaDialog';
 import { formatNumber } from '../../lib/format';
 import { ArrowBackIcon, ArrowForwardIcon, Button, ButtonLink, Card, Dialog, PageHeader, TargetIcon, useToast } from '../../ui';
 import { GamepadIcon, PlayIcon, UserPlusIcon } from '../../ui/icons';
-import { COMING_SOON_MISSIONS, type ComingSoonMission } from './missions';
+import { COMING_SOON_MISSIONS, TASK_KIND_LABEL_KEYS, type ComingSoonMission } from './missions';
 
 const MISSION_ICONS: Record<ComingSoonMission['key'], (size: number) => ReactNode> = {
   installGame: (size) => <GamepadIcon size={size} />,
@@ -29,7 +29,7 @@ function useMissionText(mission: ComingSoonMission) {
     description: t(`earning.missions.items.${mission.key}.description`),
     steps: [t('earning.missions.stepStart'), t(`earning.missions.items.${mission.key}.step`), t('earning.missions.stepClaim', { mb })],
     reward: t('earning.missions.reward', { mb }),
-    type: t(`earning.missions.type.${mission.type}`),
+    type: t(TASK_KIND_LABEL_KEYS[mission.kind]),
     difficulty: t(`earning.missions.difficulty.${mission.difficulty}`),
   };
 }

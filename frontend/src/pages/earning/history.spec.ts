@@ -1,8 +1,8 @@
-import { calendarDaysAgo, dayLabel, groupTasksByDay, taskTotals, type TaskRecord } from './history';
+import { calendarDaysAgo, dayLabel, groupTasksByDay, taskHistoryUrl, type TaskRecord } from './history';
 
 const task = (id: string, completedAt: Date, pointsEarned: number, completed = true): TaskRecord => ({
   id,
-  taskType: 'offer_completion',
+  kind: 'survey',
   pointsEarned,
   completedAt: Number.isNaN(completedAt.getTime()) ? 'not a date' : completedAt.toISOString(),
   completed,
@@ -13,10 +13,9 @@ describe('mission history helpers', () => {
   const day1Evening = new Date(2025, 8, 1, 21, 5);
   const day2 = new Date(2025, 8, 3, 12, 0);
 
-  it('totals only the tasks still completed', () => {
-    const tasks = [task('a', day1Morning, 120), task('b', day1Evening, 75), task('c', day2, 200, false)];
-    expect(taskTotals(tasks)).toEqual({ earnedMb: 195, missions: 2 });
-    expect(taskTotals([])).toEqual({ earnedMb: 0, missions: 0 });
+  it('asks for the first page, then the page after a cursor', () => {
+    expect(taskHistoryUrl(null, 20)).toBe('/api/tasks/history?limit=20');
+    expect(taskHistoryUrl('0193a1b2-0000-7000-8000-000000000001', 20)).toBe('/api/tasks/history?limit=20&cursor=0193a1b2-0000-7000-8000-000000000001');
   });
 
   it('groups by local day, newest day and newest task first', () => {

@@ -1,15 +1,8 @@
 import type { Task } from '@esim/contracts';
 
-/** What /history reads of a task (GET /api/tasks). */
-export type TaskRecord = Pick<Task, 'id' | 'taskType' | 'pointsEarned' | 'completedAt' | 'completed'> &
+/** What /history reads of a task (GET /api/tasks/history). */
+export type TaskRecord = Pick<Task, 'id' | 'kind' | 'pointsEarned' | 'completedAt' | 'completed'> &
   Partial<Pick<Task, 'provider' | 'reversedAt' | 'offerName'>>;
-
-export interface TaskTotals {
-  /** Sum of pointsEarned of the tasks still completed (a reversed task's points were taken back). */
-  earnedMb: number;
-  /** How many tasks are completed. */
-  missions: number;
-}
 
 export interface TaskDay<T extends TaskRecord = TaskRecord> {
   /** Local calendar day, `YYYY-MM-DD`. */
@@ -17,19 +10,6 @@ export interface TaskDay<T extends TaskRecord = TaskRecord> {
   /** Local midnight of that day. */
   date: Date;
   tasks: T[];
-}
-
-const isCompleted = (task: TaskRecord) => task.completed !== false;
-
-export function taskTotals(tasks: readonly TaskRecord[]): TaskTotals {
-  let earnedMb = 0;
-  let missions = 0;
-  for (const task of tasks) {
-    if (!isCompleted(task)) continue;
-    earnedMb += Number(task.pointsEarned) || 0;
-    missions += 1;
-  }
-  return { earnedMb, missions };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -80,4 +60,9 @@ export function dayLabel(date: Date, locale: string, now: Date = new Date()): st
   } catch {
     return date.toDateString();
   }
+}
+
+/** The URL of a page of the missions: the first, or the one after the task `cursor` names. */
+export function taskHistoryUrl(cursor: string | null, limit: number): string {
+  return cursor ? `/api/tasks/history?limit=${limit}&cursor=${encodeURIComponent(cursor)}` : `/api/tasks/history?limit=${limit}`;
 }

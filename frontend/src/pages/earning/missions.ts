@@ -1,4 +1,4 @@
-import type { OfferwallId, TaskType } from '@esim/contracts';
+import type { OfferwallId, TaskKind } from '@esim/contracts';
 
 /**
  * The three 'Coming Soon' missions of /task (spec section 2, section 9). They are placeholders:
@@ -6,9 +6,9 @@ import type { OfferwallId, TaskType } from '@esim/contracts';
  * Their rewards are display values, not catalogue prices.
  */
 export const COMING_SOON_MISSIONS = [
-  { id: 'install-game', key: 'installGame', rewardMb: 300, type: 'appInstall', difficulty: 'easy' },
-  { id: 'watch-video', key: 'watchVideo', rewardMb: 100, type: 'video', difficulty: 'easy' },
-  { id: 'sign-up', key: 'signUp', rewardMb: 500, type: 'signup', difficulty: 'medium' },
+  { id: 'install-game', key: 'installGame', rewardMb: 300, kind: 'app_install', difficulty: 'easy' },
+  { id: 'watch-video', key: 'watchVideo', rewardMb: 100, kind: 'video_ad', difficulty: 'easy' },
+  { id: 'sign-up', key: 'signUp', rewardMb: 500, kind: 'signup', difficulty: 'medium' },
 ] as const;
 
 export type ComingSoonMission = (typeof COMING_SOON_MISSIONS)[number];
@@ -35,10 +35,17 @@ export const OFFERWALL_NAMES: Readonly<Record<OfferwallId, string>> = {
   torox: 'Torox',
 };
 
-/** i18n keys of the task types (product-decisions.md: the four taskType values). */
-export const TASK_TYPE_LABEL_KEYS: Readonly<Record<TaskType, string>> = {
-  ad_view: 'earning.history.type.adView',
-  offer_completion: 'earning.history.type.offerCompletion',
-  app_install: 'earning.history.type.appInstall',
-  other: 'earning.history.type.other',
+/**
+ * The one label of each kind of task (TASK_KINDS), whatever wall paid it: /history's missions and
+ * /task's missions say the same word for the same kind.
+ */
+export const TASK_KIND_LABEL_KEYS: Readonly<Record<TaskKind, string>> = {
+  survey: 'taskKinds.survey',
+  app_install: 'taskKinds.app_install',
+  game: 'taskKinds.game',
+  video_ad: 'taskKinds.video_ad',
+  signup: 'taskKinds.signup',
+  purchase: 'taskKinds.purchase',
+  offer: 'taskKinds.offer',
+  other: 'taskKinds.other',
 };

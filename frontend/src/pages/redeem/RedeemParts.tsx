@@ -80,20 +80,61 @@ export function PayWithChoice({
 }) {
   const { t } = useTranslation();
   const n = useN();
-  const id = useId();
-  const options: { type: PayWith; icon: ReactNode; title: string; text: string }[] = [
+  const options: ChoiceOption<PayWith>[] = [
     { type: 'gift', icon: <GiftIcon size={24} />, title: t('gifts.payWith.gift', { gb: n(gift.amountGB) }), text: t('gifts.payWith.giftText') },
     { type: 'points', icon: <SparkIcon size={24} />, title: t('gifts.payWith.points'), text: t('gifts.payWith.pointsText', { points: n(plan.pointsCost) }) },
   ];
+  return <ChoiceCards name="payWith" legend={t('gifts.payWith.legend')} options={options} value={value} onChange={onChange} testId="pay" groupTestId="pay-with" />;
+}
+
+/** The two option cards (field purchaseType): a new eSIM, or data added to an eSIM the person has. */
+export function PurchaseTypeChoice({ value, onChange }: { value: PurchaseType; onChange: (value: PurchaseType) => void }) {
+  const { t } = useTranslation();
+  const options: ChoiceOption<PurchaseType>[] = (['new', 'existing'] as const).map((type) => ({
+    type,
+    icon: type === 'new' ? <SimIcon size={24} /> : <RefreshIcon size={24} />,
+    title: t(`redeem.type.${type}`),
+    text: t(`redeem.type.${type}Text`),
+  }));
+  return <ChoiceCards name="purchaseType" legend={t('redeem.type.legend')} options={options} value={value} onChange={onChange} testId="type" />;
+}
+
+interface ChoiceOption<T extends string> {
+  type: T;
+  icon: ReactNode;
+  title: string;
+  text: string;
+}
+
+/** Radio buttons drawn as cards (icon, title, a line that describes the choice, a check when chosen). */
+function ChoiceCards<T extends string>({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  testId,
+  groupTestId,
+}: {
+  name: string;
+  legend: string;
+  options: ChoiceOption<T>[];
+  value: T;
+  onChange: (value: T) => void;
+  /** Each card's test id is `<testId>-<type>`. */
+  testId: string;
+  groupTestId?: string;
+}) {
+  const id = useId();
   return (
-    <fieldset className="choice-group" data-testid="pay-with">
-      <legend className="choice-group__legend">{t('gifts.payWith.legend')}</legend>
+    <fieldset className="choice-group" data-testid={groupTestId}>
+      <legend className="choice-group__legend">{legend}</legend>
       <div className="choice-grid">
         {options.map(({ type, icon, title, text }) => (
-          <label key={type} className={cls('choice-card', value === type && 'choice-card--selected')} data-testid={`pay-${type}`}>
+          <label key={type} className={cls('choice-card', value === type && 'choice-card--selected')} data-testid={`${testId}-${type}`}>
             <input
               type="radio"
-              name="payWith"
+              name={name}
               value={type}
               checked={value === type}
               onChange={() => onChange(type)}
@@ -106,46 +147,6 @@ export function PayWithChoice({
             <span className="choice-card__title">{title}</span>
             <span className="choice-card__text" id={`${id}-${type}`}>
               {text}
-            </span>
-            <span className="choice-card__check" aria-hidden="true">
-              <CheckIcon size={16} />
-            </span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
-
-/** The two option cards (field purchaseType): a new eSIM, or data added to an eSIM the person has. */
-export function PurchaseTypeChoice({ value, onChange }: { value: PurchaseType; onChange: (value: PurchaseType) => void }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const options: { type: PurchaseType; icon: ReactNode }[] = [
-    { type: 'new', icon: <SimIcon size={24} /> },
-    { type: 'existing', icon: <RefreshIcon size={24} /> },
-  ];
-  return (
-    <fieldset className="choice-group">
-      <legend className="choice-group__legend">{t('redeem.type.legend')}</legend>
-      <div className="choice-grid">
-        {options.map(({ type, icon }) => (
-          <label key={type} className={cls('choice-card', value === type && 'choice-card--selected')} data-testid={`type-${type}`}>
-            <input
-              type="radio"
-              name="purchaseType"
-              value={type}
-              checked={value === type}
-              onChange={() => onChange(type)}
-              className="choice-card__input"
-              aria-describedby={`${id}-${type}`}
-            />
-            <span className="choice-card__icon" aria-hidden="true">
-              {icon}
-            </span>
-            <span className="choice-card__title">{t(`redeem.type.${type}`)}</span>
-            <span className="choice-card__text" id={`${id}-${type}`}>
-              {t(`redeem.type.${type}Text`)}
             </span>
             <span className="choice-card__check" aria-hidden="true">
               <CheckIcon size={16} />

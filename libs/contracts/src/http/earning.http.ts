@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../openapi/define-route';
-import { taskSchema } from '../rewards/tasks';
+import { taskPageQuerySchema, taskPageSchema, taskSchema } from '../rewards/tasks';
 import { offerwallsResponseSchema } from '../webhooks/offerwalls';
 import { text } from './text.http';
 
@@ -27,6 +27,15 @@ export const EarningRoutes = {
     auth: 'session',
     summary: "The user's credited tasks, newest first (a reversed one has completed: false)",
     response: z.array(taskSchema),
+  }),
+  taskHistory: defineRoute({
+    method: 'GET',
+    path: '/api/tasks/history',
+    tag: 'Earning',
+    auth: 'session',
+    summary: "A page of the user's credited tasks, newest first, paged by cursor, with the totals of all of them",
+    query: taskPageQuerySchema,
+    response: taskPageSchema,
   }),
   offerwalls: defineRoute({
     method: 'GET',

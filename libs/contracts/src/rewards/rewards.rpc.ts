@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { heldPointsSchema } from './held-credits';
-import { taskSchema } from './tasks';
+import { TASK_PAGE_DEFAULT, TASK_PAGE_MAX, taskPageSchema, taskSchema } from './tasks';
 
 /** Points and tasks. Self-service reads answer for the acting user (meta.userId); 401 without one. */
 export const RewardsRpc = {
@@ -28,6 +28,13 @@ export const RewardsRpc = {
   ),
   /** The acting user's offer-wall tasks, newest first. */
   listTasks: defineRpc('rewards', 'list-tasks', z.object({}), z.object({ tasks: z.array(taskSchema) })),
+  /** A page of the acting user's tasks, newest first, after the task `cursor` names (TaskPage). */
+  listTaskPage: defineRpc(
+    'rewards',
+    'list-task-page',
+    z.object({ cursor: z.string().uuid().optional(), limit: z.number().int().min(1).max(TASK_PAGE_MAX).default(TASK_PAGE_DEFAULT) }),
+    taskPageSchema,
+  ),
   /** Users holding a points account, and the sum of their balances. */
   adminStats: defineAdminRpc('rewards', 'admin-stats', z.object({}), z.object({ totalUsers: z.number().int(), totalPoints: z.number().int() })),
 } as const;

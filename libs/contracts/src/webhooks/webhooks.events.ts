@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/event-definition';
-import { TASK_TYPES } from '../rewards/tasks';
+import { TASK_KINDS, TASK_TYPES } from '../rewards/tasks';
 import { OFFERWALL_IDS } from './offerwalls';
 
 /** One accepted offer-wall postback of OfferwallPostbacksAccepted. */
@@ -17,6 +17,12 @@ const acceptedPostback = z.object({
   /** Whole points (1 point = 1 MB) of a credit; a reversal's stated amount, informative only. */
   points: z.number().int().nonnegative(),
   taskType: z.enum(TASK_TYPES),
+  /**
+   * What the person did, read from the wall's category where the postback is parsed (TASK_KINDS).
+   * Optional so that postbacks accepted before kinds existed still parse: rewards reads those as
+   * their taskType's kind (KIND_OF_TASK_TYPE).
+   */
+  kind: z.enum(TASK_KINDS).optional(),
   /** The offer's name, where the wall's postback carries one (shown in the user's history). */
   offerName: z.string().min(1).max(200).optional(),
   /** A reversal's reason as the wall states it, where its postback carries one (shown with the reversal). */

@@ -1,6 +1,7 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { OfferwallsResponse, RewardsRpc, Task, WebhooksRpc } from '@esim/contracts';
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { OfferwallsResponse, RewardsRpc, Task, TASK_PAGE_DEFAULT, TaskPage, TaskPageQuery, taskPageQuerySchema, WebhooksRpc } from '@esim/contracts';
 import { AppError, RpcClient } from '@esim/platform';
+import { ZodPipe } from '../common/zod.pipe';
 import { AuthGuard } from '../sessions/auth.guard';
 
 /**
@@ -16,6 +17,12 @@ export class TasksController {
   @Get('tasks')
   async tasks(): Promise<Task[]> {
     return (await this.rpc.call(RewardsRpc.listTasks, {})).tasks;
+  }
+
+  /** /history's missions a page at a time (the list above is the spec's shape, kept for its readers). */
+  @Get('tasks/history')
+  history(@Query(new ZodPipe(taskPageQuerySchema)) query: TaskPageQuery): Promise<TaskPage> {
+    return this.rpc.call(RewardsRpc.listTaskPage, { cursor: query.cursor, limit: query.limit ?? TASK_PAGE_DEFAULT });
   }
 
   @Get('offerwalls')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { failure, migratedLedger } from '../testing/migrated-ledger';
+import { addLaterTaskColumns, failure, migratedLedger } from '../testing/migrated-ledger';
 import { TasksTransferCheckedPerStatement1734700000000 } from './1734700000000-tasks-transfer-checked-per-statement';
 
 /**
@@ -15,6 +15,7 @@ describe("tasks' ledger transfer checked once per statement (migration 173470000
   it('refuses a batch with one task whose transfer does not exist, keeps a task on its transfer, and its down restores the key', async () => {
     const ledger = new Ledger();
     const tasks = new Tasks();
+    await addLaterTaskColumns(schema.db);
     const userId = randomUUID();
     const transfers = await schema.db.transaction(async (m) => {
       await ledger.openUserAccount(m, userId);
@@ -29,6 +30,7 @@ describe("tasks' ledger transfer checked once per statement (migration 173470000
     const task = (transactionId: string, ledgerTransferId: string) => ({
       userId,
       taskType: 'offer_completion' as const,
+      kind: 'survey' as const,
       points: 10,
       provider: 'cpx' as const,
       transactionId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Ledger } from '../ledger/ledger';
 import { Tasks } from '../tasks/tasks';
-import { failure, migratedLedger } from '../testing/migrated-ledger';
+import { addLaterTaskColumns, failure, migratedLedger } from '../testing/migrated-ledger';
 import { TasksUniqueThroughLedger1735600000000 } from './1735600000000-tasks-unique-through-ledger';
 
 /**
@@ -16,6 +16,7 @@ describe('one task per provider transaction, held by the ledger (migration 17356
   it("refuses a task on another transaction's credit and a second task of one transaction; its down restores the index", async () => {
     const ledger = new Ledger();
     const tasks = new Tasks();
+    await addLaterTaskColumns(schema.db);
     const userId = randomUUID();
     const [t1, t2] = await schema.db.transaction(async (m) => {
       await ledger.openUserAccount(m, userId);
@@ -30,6 +31,7 @@ describe('one task per provider transaction, held by the ledger (migration 17356
     const task = (provider: 'cpx' | 'torox', transactionId: string, ledgerTransferId: string) => ({
       userId,
       taskType: 'offer_completion' as const,
+      kind: 'survey' as const,
       points: 10,
       provider,
       transactionId,

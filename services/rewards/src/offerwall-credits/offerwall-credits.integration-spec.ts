@@ -88,6 +88,8 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
         id: expect.any(String),
         userId,
         taskType: 'app_install',
+        // The postback carries no kind (as one queued before kinds existed): its task type's.
+        kind: 'app_install',
         pointsEarned: 120,
         completedAt: expect.any(String),
         completed: true,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AcceptedPostback, EventPayload, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
+import { AcceptedPostback, EventPayload, KIND_OF_TASK_TYPE, OfferwallPostbackRefused, RewardsRefusal, TasksCredited, TaskReversed } from '@esim/contracts';
 import { Tx } from '@esim/platform';
 import { CreditHoldPolicy } from '../held-credits/credit-hold.policy';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
@@ -83,6 +83,8 @@ export class OfferwallCredits {
       credited.map(({ p, transfer }) => ({
         userId: p.userId,
         taskType: p.taskType,
+        // A postback accepted before kinds existed carries none: its task type's kind.
+        kind: p.kind ?? KIND_OF_TASK_TYPE[p.taskType],
         points: p.points,
         provider: p.provider,
         transactionId: p.creditTransactionId,

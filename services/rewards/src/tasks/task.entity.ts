@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { OfferwallId, TaskType } from '@esim/contracts';
+import type { OfferwallId, TaskKind, TaskType } from '@esim/contracts';
 
 /** One credited offer-wall transaction, as the user's history lists it (migration 1732061000001-earning). */
 @Entity({ name: 'tasks' })
@@ -7,6 +7,8 @@ export class TaskEntity {
   @PrimaryGeneratedColumn('uuid') id!: string;
   @Column({ name: 'user_id', type: 'uuid' }) userId!: string;
   @Column({ name: 'task_type', type: 'text' }) taskType!: TaskType;
+  /** Null for tasks credited before kinds (migration 1736400000066): read as their task type's kind. */
+  @Column({ type: 'text', nullable: true }) kind!: TaskKind | null;
   @Column({ name: 'points_earned', type: 'integer' }) pointsEarned!: number;
   @Column({ type: 'text' }) provider!: OfferwallId;
   /** The provider transaction credited: unique per provider. */

@@ -7,6 +7,8 @@ import { Ledger1732061000000 } from '../migrations/1732061000000-ledger';
 import { Earning1732061000001 } from '../migrations/1732061000001-earning';
 import { LedgerEntriesPerStatement1734300000000 } from '../migrations/1734300000000-ledger-entries-per-statement';
 import { TimeOrderedIds1734500000000 } from '../migrations/1734500000000-time-ordered-ids';
+import { OfferwallCreditDetails1736200000001 } from '../migrations/1736200000001-offerwall-credit-details';
+import { TaskKindsAndPages1736400000066 } from '../migrations/1736400000066-task-kinds-and-pages';
 import { NewTask, Tasks } from './tasks';
 
 describe('tasks of offer-wall credits (real Postgres)', () => {
@@ -20,7 +22,14 @@ describe('tasks of offer-wall credits (real Postgres)', () => {
       url: TEST_DATABASE_URL,
       schema: ns.schema('rewards'),
       entities: [],
-      migrations: [Ledger1732061000000, Earning1732061000001, LedgerEntriesPerStatement1734300000000, TimeOrderedIds1734500000000],
+      migrations: [
+        Ledger1732061000000,
+        Earning1732061000001,
+        LedgerEntriesPerStatement1734300000000,
+        TimeOrderedIds1734500000000,
+        OfferwallCreditDetails1736200000001,
+        TaskKindsAndPages1736400000066,
+      ],
     });
   });
   afterAll(async () => {
@@ -43,6 +52,7 @@ describe('tasks of offer-wall credits (real Postgres)', () => {
       return batch.map((t, i) => ({
         ...t,
         taskType: i % 3 === 0 ? ('ad_view' as const) : ('offer_completion' as const),
+        kind: i % 3 === 0 ? ('video_ad' as const) : ('survey' as const),
         provider: 'torox' as const,
         ledgerTransferId: results[i].transfer.id,
       }));
@@ -64,6 +74,7 @@ describe('tasks of offer-wall credits (real Postgres)', () => {
         id: expect.any(String),
         userId: t.userId,
         taskType: t.taskType,
+        kind: t.kind,
         pointsEarned: t.points,
         provider: 'torox',
         transactionId: t.transactionId,

@@ -32,3 +32,9 @@ export const failure = (p: Promise<unknown>) =>
     () => undefined,
     (err: Error & { code?: string; constraint?: string }) => ({ message: err.message, code: err.code, constraint: err.constraint }),
   );
+
+/**
+ * The columns later migrations add to tasks and Tasks writes (kind, migration 1736400000066), for
+ * the spec of an earlier migration that writes through Tasks on a schema that stops before them.
+ */
+export const addLaterTaskColumns = (db: DataSource) => db.query('ALTER TABLE tasks ADD COLUMN IF NOT EXISTS kind text');

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AcceptedPostback, MAX_POSTBACKS_PER_EVENT, OfferwallPostbacksAccepted, PostbackAnswer, PostbackOutcome } from '@esim/contracts';
+import { AcceptedPostback, MAX_POSTBACKS_PER_EVENT, OfferwallPostbacksAccepted, PostbackAnswer, PostbackOutcome, TASK_TYPE_OF_KIND } from '@esim/contracts';
 import { CONFIG, Counter, DATABASE_UNAVAILABLE, eventId, GroupCommit, isDatabaseUnreachable, Metrics, newEnvelope, UnitOfWork } from '@esim/platform';
 import type { WebhooksConfig } from '../config';
 import { ipAllowed, OfferwallSettings, Wall } from '../offerwalls/offerwall-settings';
@@ -136,7 +136,8 @@ export class PostbackIngestion {
         creditTransactionId: facts.creditTransactionId,
         userId: facts.userId,
         points: facts.points,
-        taskType: facts.taskType,
+        taskType: TASK_TYPE_OF_KIND[facts.kind],
+        kind: facts.kind,
         ...(facts.offerName ? { offerName: facts.offerName } : {}),
       });
       return {

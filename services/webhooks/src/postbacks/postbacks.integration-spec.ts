@@ -94,8 +94,10 @@ describe('offer-wall postbacks at the ingestion service (HTTP, real Postgres and
           userId,
           points: 120,
           taskType: expect.any(String),
+          // Read from the wall's category or the offer's name ("Install game app"); CPX's postback names neither: a survey wall.
+          kind: provider === 'cpx' ? 'survey' : 'app_install',
           // The walls whose postbacks name the offer (docs/earning.md, "Reversals explained").
-          ...(provider === 'bitlabs' || provider === 'lootably' ? { offerName: pb.offer.name } : {}),
+          ...(provider === 'bitlabs' || provider === 'lootably' || provider === 'torox' ? { offerName: pb.offer.name } : {}),
           acceptedAt: expect.any(String),
         },
       ]);

@@ -1,7 +1,7 @@
 import { amount, offerNameOf, pointsOf, required, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { hmacSha1Hex, sameDigest } from './hashing';
-import { taskTypeOf } from './task-type';
+import { taskKindOf } from './task-kind';
 
 /**
  * BitLabs (developer.bitlabs.ai: callback parameters, securing callbacks, survey callbacks).
@@ -50,7 +50,8 @@ export const bitLabs: OfferwallProvider<'appId' | 'secret'> = {
       userId: userIdOf(required(p, 'uid')),
       action,
       points: pointsOf(action, amount(p, 'val'), 'val'),
-      taskType: type === 'START_BONUS' ? 'other' : type ? 'offer_completion' : taskTypeOf(p.get('offer_name'), 'offer_completion'),
+      // COMPLETE and SCREENOUT are survey callbacks, an offer callback has no type; either names its offer.
+      kind: type === 'START_BONUS' ? 'other' : taskKindOf(p.get('offer_name'), type ? 'survey' : 'offer'),
       ...offerNameOf(p, 'offer_name'),
     };
   },

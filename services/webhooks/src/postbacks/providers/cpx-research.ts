@@ -47,7 +47,8 @@ export const cpxResearch: OfferwallProvider<'appId' | 'secret'> = {
       userId: userIdOf(required(p, 'user_id')),
       action,
       points: pointsOf(action, amount(p, 'amount_local'), 'amount_local'),
-      taskType: p.get('type') === 'bonus' ? 'other' : 'offer_completion',
+      // CPX Research is a survey wall: everything it pays but its bonuses is a survey.
+      kind: p.get('type') === 'bonus' ? 'other' : 'survey',
     };
   },
 

@@ -1,7 +1,7 @@
 import { amount, offerNameOf, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { sameDigest, sha256Hex } from './hashing';
-import { taskTypeOf } from './task-type';
+import { taskKindOf } from './task-kind';
 
 /**
  * Lootably (documentation.lootably.com/docs/postbacks, npm lootably-postback-hash).
@@ -49,7 +49,7 @@ export const lootably: OfferwallProvider<'appId' | 'secret'> = {
       userId: userIdOf(required(p, 'userID')),
       action: reward < 0 ? 'reverse' : 'credit',
       points: toPoints(reward),
-      taskType: taskTypeOf([p.get('offerName'), p.get('goalName')].filter(Boolean).join(' '), 'offer_completion'),
+      kind: taskKindOf([p.get('offerName'), p.get('goalName')].filter(Boolean).join(' '), 'offer'),
       ...offerNameOf(p, 'offerName'),
     };
   },

@@ -1,4 +1,4 @@
-import type { OfferwallEmbed, OfferwallId, TaskType } from '@esim/contracts';
+import type { OfferwallEmbed, OfferwallId, TaskKind } from '@esim/contracts';
 import type { PostbackDelivery } from '../postback-delivery';
 import type { WebhooksConfig } from '../../config';
 import type { PostbackParams } from './postback-params';
@@ -36,8 +36,9 @@ export interface PostbackFacts {
   action: 'credit' | 'reverse';
   /** Whole points (1 point = 1 MB), absolute. */
   points: number;
-  taskType: TaskType;
-  /** The offer's name, where the wall's postback carries one (BitLabs' offer_name, Lootably's offerName): the user's history shows it. */
+  /** What the person did, read from the wall's own category or offer name (task-kind.ts). */
+  kind: TaskKind;
+  /** The offer's name, where the wall's postback carries one (BitLabs' offer_name, Lootably's offerName, Torox's o_name): the user's history shows it. */
   offerName?: string;
 }
 

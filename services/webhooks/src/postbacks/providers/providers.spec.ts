@@ -6,7 +6,7 @@ import { cpxResearch } from './cpx-research';
 import { lootably } from './lootably';
 import { EmulatedPostback } from './offerwall-provider';
 import { rapidoReach } from './rapidoreach';
-import { taskTypeOf } from './task-type';
+import { taskKindOf } from './task-kind';
 import { torox } from './torox';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
@@ -52,7 +52,7 @@ describe('RapidoReach', () => {
       userId: USER,
       action: 'credit',
       points: 120,
-      taskType: 'offer_completion',
+      kind: 'survey',
     });
     const otherUser = url.replace(`endUserId=${internal}`, `endUserId=${internal.replace('1b4e', '2b4e')}`);
     expect(rapidoReach.verify(delivery(otherUser), paramsOf(otherUser), creds)).toBe(false);
@@ -64,7 +64,7 @@ describe('RapidoReach', () => {
     const p = paramsOf(signed);
     expect(p.get('txnHash')).toBe(md5('TX-42app-secret'));
     expect(rapidoReach.verify(delivery(signed), p, creds)).toBe(true);
-    expect(rapidoReach.read(p)).toMatchObject({ action: 'reverse', points: 120, taskType: 'app_install' });
+    expect(rapidoReach.read(p)).toMatchObject({ action: 'reverse', points: 120, kind: 'app_install' });
   });
 });
 
@@ -88,7 +88,7 @@ describe('CPX Research', () => {
       userId: USER,
       action: 'credit',
       points: 75,
-      taskType: 'offer_completion',
+      kind: 'survey',
     });
     expect(cpxResearch.read(paramsOf(url.replace('status=1', 'status=2')))).toMatchObject({ action: 'reverse', creditTransactionId: 'T7' });
     expect(() => cpxResearch.read(paramsOf(url.replace('status=1', 'status=9')))).toThrow(/unknown status/);
@@ -116,7 +116,7 @@ describe('BitLabs', () => {
       userId: USER,
       action: 'credit',
       points: 251,
-      taskType: 'offer_completion',
+      kind: 'survey',
       offerName: 'Survey #1',
     });
     for (const tampered of [
@@ -138,11 +138,11 @@ describe('BitLabs', () => {
       userId: USER,
       action: 'reverse',
       points: 120,
-      taskType: 'offer_completion',
+      kind: 'app_install',
       offerName: 'Install game app',
     });
     const bonus = `${ENDPOINT}?uid=${USER}&tx=B2&val=10&type=START_BONUS`;
-    expect(bitLabs.read(paramsOf(bonus))).toMatchObject({ action: 'credit', taskType: 'other' });
+    expect(bitLabs.read(paramsOf(bonus))).toMatchObject({ action: 'credit', kind: 'other' });
   });
 });
 
@@ -159,7 +159,7 @@ describe('Lootably', () => {
       userId: USER,
       action: 'credit',
       points: 100,
-      taskType: 'ad_view',
+      kind: 'video_ad',
       offerName: 'Watch a video',
     });
     const tampered = url.replace('currencyReward=100.00', 'currencyReward=1000.00');
@@ -169,7 +169,7 @@ describe('Lootably', () => {
   it('signs what it verifies; a negative currencyReward reverses', () => {
     const signed = lootably.sign(creds, postback('reverse'), ENDPOINT);
     expect(lootably.verify(delivery(signed), paramsOf(signed), creds)).toBe(true);
-    expect(lootably.read(paramsOf(signed))).toMatchObject({ action: 'reverse', points: 120, taskType: 'app_install' });
+    expect(lootably.read(paramsOf(signed))).toMatchObject({ action: 'reverse', points: 120, kind: 'app_install' });
   });
 });
 
@@ -186,7 +186,7 @@ describe('Torox', () => {
       userId: USER,
       action: 'reverse',
       points: 300,
-      taskType: 'offer_completion',
+      kind: 'offer',
     });
     const otherOffer = url.replace('oid=777', 'oid=778');
     expect(torox.verify(delivery(otherOffer), paramsOf(otherOffer), creds)).toBe(false);
@@ -219,12 +219,27 @@ describe('shared reading rules', () => {
     expect(cpxResearch.read(paramsOf(`${ENDPOINT}?status=1&trans_id=T&user_id=not-a-user&amount_local=1`)).userId).toBeNull();
   });
 
-  it('maps offer categories to task types (product-decisions.md)', () => {
-    expect(taskTypeOf('survey', 'other')).toBe('offer_completion');
-    expect(taskTypeOf('Shop online', 'other')).toBe('offer_completion');
-    expect(taskTypeOf('Install game app', 'other')).toBe('app_install');
-    expect(taskTypeOf('Watch video (30 second ad)', 'other')).toBe('ad_view');
-    expect(taskTypeOf('something else', 'other')).toBe('other');
-    expect(taskTypeOf(undefined, 'offer_completion')).toBe('offer_completion');
+  it('reads the walls\' categories and offer names into one kind each (task-kind.ts)', () => {
+    expect(taskKindOf('survey', 'other')).toBe('survey');
+    expect(taskKindOf('Video survey', 'other')).toBe('survey');
+    expect(taskKindOf('Shop online', 'other')).toBe('purchase');
+    expect(taskKindOf('Install game app', 'other')).toBe('app_install');
+    expect(taskKindOf('Reach level 10 in Puzzle Quest', 'other')).toBe('game');
+    expect(taskKindOf('Watch video (30 second ad)', 'other')).toBe('video_ad');
+    expect(taskKindOf('Sign up for a free trial', 'other')).toBe('signup');
+    expect(taskKindOf('Daily offer', 'other')).toBe('offer');
+    expect(taskKindOf('something else', 'other')).toBe('other');
+    expect(taskKindOf(undefined, 'survey')).toBe('survey');
+  });
+
+  it('gives the same offer the same kind on every wall that names it', () => {
+    const walls = [
+      ['rapidoreach', rapidoReach.sign({ appId: 'A1b2', appKey: 'k', secret: 's' }, postback(), ENDPOINT), rapidoReach],
+      ['bitlabs', bitLabs.sign({ appId: 'a', secret: 's' }, postback(), ENDPOINT), bitLabs],
+      ['lootably', lootably.sign({ appId: 'a', secret: 's' }, postback(), ENDPOINT), lootably],
+      ['torox', torox.sign({ publisherId: '1', appId: '2', secret: 's' }, postback(), ENDPOINT), torox],
+    ] as const;
+    const kinds = Object.fromEntries(walls.map(([id, url, wall]) => [id, wall.read(paramsOf(url)).kind]));
+    expect(kinds).toEqual({ rapidoreach: 'app_install', bitlabs: 'app_install', lootably: 'app_install', torox: 'app_install' });
   });
 });

@@ -1,7 +1,7 @@
 import { PostbackFormatError, amount, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { md5Hex, sameDigest } from './hashing';
-import { taskTypeOf } from './task-type';
+import { taskKindOf } from './task-kind';
 
 /**
  * RapidoReach (docs.rapidoreach.com: GenerateUserID, callbacks).
@@ -61,7 +61,8 @@ export const rapidoReach: OfferwallProvider<'appId' | 'appKey' | 'secret'> = {
       userId: userIdFromInternal(required(p, 'endUserId')),
       action: value < 0 ? 'reverse' : 'credit',
       points: toPoints(value),
-      taskType: taskTypeOf(p.get('offerType'), 'offer_completion'),
+      // RapidoReach routes people to surveys: a postback without an offer type paid for one.
+      kind: taskKindOf(p.get('offerType'), 'survey'),
     };
   },
 

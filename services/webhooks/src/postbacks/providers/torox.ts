@@ -1,12 +1,14 @@
-import { amount, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
+import { amount, offerNameOf, required, toPoints, transactionId, userIdOf, withQuery } from './postback-params';
 import { OfferwallProvider } from './offerwall-provider';
 import { md5Hex, sameDigest } from './hashing';
+import { taskKindOf } from './task-kind';
 
 /**
  * Torox, formerly OfferToro (offertoro.com/docs/postback).
  * - Wall: https://www.offertoro.com/ifr/show/<publisher id>/<user id>/<app id>.
  * - Postback (minimal parameters): id (conversion id), oid (offer id), amount (our points),
- *   currency_name, user_id, payout, sig.
+ *   currency_name, user_id, payout, sig; o_name (the offer's name) where configured, which
+ *   names the task's kind.
  * - sig = md5(oid + "-" + user_id + "-" + app secret key). It does not cover the amount or the
  *   conversion id: the allow-list (TOROX_ALLOWED_IPS), the unique conversion and
  *   POSTBACK_MAX_POINTS guard those.
@@ -43,7 +45,8 @@ export const torox: OfferwallProvider<'publisherId' | 'appId' | 'secret'> = {
       userId: userIdOf(required(p, 'user_id')),
       action: value < 0 ? 'reverse' : 'credit',
       points: toPoints(value),
-      taskType: 'offer_completion',
+      kind: taskKindOf(p.get('o_name'), 'offer'),
+      ...offerNameOf(p, 'o_name'),
     };
   },
 
@@ -52,6 +55,7 @@ export const torox: OfferwallProvider<'publisherId' | 'appId' | 'secret'> = {
     return withQuery(endpoint, {
       id: e.transactionId,
       oid: e.offer.id,
+      o_name: e.offer.name,
       amount: String(sign * e.offer.points),
       currency_name: 'MB',
       user_id: e.userId,
