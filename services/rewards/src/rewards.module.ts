@@ -21,6 +21,8 @@ import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-rede
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
 import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
 import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
+import { LedgerCarriedForward1739500000000 } from './migrations/1739500000000-ledger-carried-forward';
+import { rewardsRetention } from './retention/rewards-retention';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -61,7 +63,9 @@ export class RewardsModule {
             OfferwallCreditDetails1736200000001,
             CreditClaims1736300000000,
             Referrals1736300000001,
+            LedgerCarriedForward1739500000000,
           ],
+          retention: rewardsRetention(config),
         }),
       ],
       controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler],

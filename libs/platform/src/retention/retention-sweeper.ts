@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 /**
  * One retention rule of a service: a statement that deletes (or anonymises) at most `$1` rows
  * older than `$2` (a Postgres interval such as '30 days' or '7 years') and answers them as its row
- * count. Run again, it finds nothing more to do, so it is idempotent.
+ * count (an UPDATE or DELETE), or as the rows it returns (an INSERT ... RETURNING, such as the
+ * ledger's carried-forward balances). Run again, it finds nothing more to do, so it is idempotent.
  */
 export interface RetentionJob {
   /** Unique in the service: names its lock and its log line. */
@@ -15,6 +16,15 @@ export interface RetentionJob {
 
 /** Rows one statement of a job touches at most: each batch is short, the job loops until done. */
 const BATCH = 1000;
+
+/**
+ * TypeORM answers an UPDATE or DELETE as `[rows, rowCount]` and anything else as its rows: the
+ * count, or how many rows the statement returned.
+ */
+function touched(result: unknown): number {
+  if (!Array.isArray(result)) return 0;
+  return typeof result[1] === 'number' && Array.isArray(result[0]) ? result[1] : result.length;
+}
 
 /**
  * Runs a service's retention jobs (docs/accounts.md, "Retention") every `everyMs` on every
@@ -77,9 +87,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       if (!locked) return null;
       let total = 0;
       for (;;) {
-        const [, affected] = await m.query(job.sql, [BATCH, job.after]);
-        total += Number(affected ?? 0);
-        if (Number(affected ?? 0) < BATCH) break;
+        const done = touched(await m.query(job.sql, [BATCH, job.after]));
+        total += done;
+        if (done < BATCH) break;
       }
       if (total > 0) this.log.log(`retention job ${job.name}: ${total} row(s) past ${job.after}`);
       return total;
