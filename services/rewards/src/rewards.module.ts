@@ -23,6 +23,7 @@ import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-cla
 import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
 import { LedgerCarriedForward1739500000000 } from './migrations/1739500000000-ledger-carried-forward';
 import { rewardsRetention } from './retention/rewards-retention';
+import { RewardsLateWrites1739500000001 } from './migrations/1739500000001-late-writes-of-deleted-accounts';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -64,6 +65,7 @@ export class RewardsModule {
             CreditClaims1736300000000,
             Referrals1736300000001,
             LedgerCarriedForward1739500000000,
+            RewardsLateWrites1739500000001,
           ],
           retention: rewardsRetention(config),
         }),

@@ -1,4 +1,5 @@
 export * from './data-source';
+export * from './deleted-accounts.migration';
 export * from './messaging-tables.migration';
 export * from './group-commit';
 export * from './postgres-errors';
