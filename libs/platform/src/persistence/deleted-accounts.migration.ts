@@ -65,3 +65,20 @@ export function lateWriteGuard(table: string, erase?: string): { up: string[]; d
     down: [`DROP TRIGGER zz_${fn} ON ${table}`, `DROP FUNCTION ${fn}()`],
   };
 }
+
+/** plpgsql for a guard's `erase`: the column reads `erased` where it held anything, as OutboxErasure writes. */
+export const erasedIfSet = (column: string): string => `NEW.${column} := CASE WHEN NEW.${column} IS NULL THEN NULL ELSE 'erased' END`;
+
+/** A service's migration that adds its `lateWriteGuard`s (`guards`), and takes them away in `down`. */
+export abstract class LateWriteGuardsMigration implements MigrationInterface {
+  abstract name: string;
+  protected abstract readonly guards: Array<ReturnType<typeof lateWriteGuard>>;
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const guard of this.guards) for (const sql of guard.up) await q.query(sql);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const guard of [...this.guards].reverse()) for (const sql of guard.down) await q.query(sql);
+  }
+}

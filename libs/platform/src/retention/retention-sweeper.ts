@@ -10,6 +10,11 @@ import type { DataSource } from 'typeorm';
 export interface RetentionJob {
   /** Unique in the service: names its lock and its log line. */
   name: string;
+  /**
+   * Jobs that name the same lock never run at once, on any replica: for jobs that depend on each
+   * other's work (rewards deletes the records that name ledger transfers, then folds those transfers).
+   */
+  lock?: string;
   sql: string;
   after: string;
 }
@@ -83,7 +88,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   /** One job, in one transaction under its lock: null when another replica holds it. */
   async run(job: RetentionJob): Promise<number | null> {
     return this.dataSource.transaction(async (m) => {
-      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`${this.lockPrefix}:retention:${job.name}`]);
+      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`${this.lockPrefix}:retention:${job.lock ?? job.name}`]);
       if (!locked) return null;
       let total = 0;
       for (;;) {

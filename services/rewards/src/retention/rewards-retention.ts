@@ -14,19 +14,26 @@ const CUTOFF = `(now() - $2::interval)`;
  * batch takes them: no credit, post or void of those accounts runs meanwhile), and inserts one
  * `carried_forward` per account holding the posted sum of its foldable entries; the ledger's fold
  * trigger then deletes those transfers, after checking that sum itself. Run again, it finds
- * nothing: what is left is either recent or not settled.
+ * nothing: what is left is either recent or not settled. A transfer of the account that commits
+ * between the statement's read and the trigger's (a reversal of an old credit) makes the trigger
+ * refuse the sum: that round of the job changes nothing, and the next one folds.
  */
 export function rewardsRetention(config: RewardsConfig): RetentionJob[] {
   const after = `${config.TRANSACTION_RETENTION_YEARS} years`;
+  // One lock for all five: the fold reads what the others delete, and its trigger refuses a sum
+  // that changed under it, so none of them may commit while another replica folds.
+  const lock = 'transaction-records';
   return [
     {
       name: 'tasks',
       after,
+      lock,
       sql: `DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE completed_at < ${CUTOFF} LIMIT $1)`,
     },
     {
       name: 'credit-details',
       after,
+      lock,
       sql: `DELETE FROM offerwall_credit_details WHERE credit_id IN (
               SELECT d.credit_id FROM offerwall_credit_details d JOIN ledger_transfers t ON t.id = d.credit_id
                WHERE t.created_at < ${CUTOFF} LIMIT $1)`,
@@ -34,12 +41,14 @@ export function rewardsRetention(config: RewardsConfig): RetentionJob[] {
     {
       name: 'credit-claims',
       after,
+      lock,
       sql: `DELETE FROM credit_claims WHERE id IN (
               SELECT id FROM credit_claims WHERE created_at < ${CUTOFF} AND status <> 'open' LIMIT $1)`,
     },
     {
       name: 'redemptions',
       after,
+      lock,
       sql: `DELETE FROM redemptions WHERE id IN (
               SELECT r.id FROM redemptions r
                WHERE r.created_at < ${CUTOFF} AND r.settled_at IS NOT NULL
@@ -49,6 +58,7 @@ export function rewardsRetention(config: RewardsConfig): RetentionJob[] {
     {
       name: 'ledger',
       after,
+      lock,
       sql: `WITH due AS (
               SELECT a.id FROM ledger_accounts a
                WHERE a.user_id IS NOT NULL
