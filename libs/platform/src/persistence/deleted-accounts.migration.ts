@@ -4,15 +4,16 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const PERSONAL_FIELDS = ['iccid', 'targetIccid', 'lpaCode', 'msisdn', 'qrCode', 'email', 'name', 'phone'];
 
 /**
- * Every service remembers the accounts it saw deleted (docs/accounts.md, "Late events"):
- * `deleted_accounts` holds their ids and when, nothing personal, written by the service's
- * AccountDeleted handler (`DeletedAccounts.remember`). An event that arrives later (a provider's
- * result, a payment webhook, a usage read) could otherwise write the person's data again, so:
- * - each service guards its own tables with `lateWriteGuard` (its migrations): a row of a deleted
- *   account is kept without its personal fields, or not written at all;
- * - here, the outbox: an event about a deleted account (`payload.userId`) is written with its
- *   personal fields (PERSONAL_FIELDS, where they are strings) reading `erased`, the value
- *   OutboxErasure uses, so no outbox row and no consumer ever holds them again.
+ * The accounts a service saw deleted (docs/accounts.md, "Late events"): `deleted_accounts` holds
+ * their ids and when, nothing personal, written by the service's AccountDeleted handler
+ * (`DeletedAccounts.remember`; rewards, esim and payments, which hold eSIM details). An event that
+ * arrives later (a provider's result, a payment webhook, an issued eSIM) could otherwise write the
+ * person's data again, so:
+ * - such a service guards its own tables with `lateWriteGuard` (late-write-guards.ts, in its
+ *   migrations): a row of a deleted account is kept without its personal fields, or not written;
+ * - here, the outbox of every service: an event about a deleted account (`payload.userId`) is
+ *   written with its personal fields (PERSONAL_FIELDS, where they are strings) reading `erased`,
+ *   the value OutboxErasure uses, so no outbox row and no consumer ever holds them again.
  */
 export class DeletedAccounts1732060800004 implements MigrationInterface {
   name = 'DeletedAccounts1732060800004';
@@ -40,45 +41,5 @@ export class DeletedAccounts1732060800004 implements MigrationInterface {
     await q.query('DROP TRIGGER outbox_events_of_deleted_accounts ON outbox_events');
     await q.query('DROP FUNCTION outbox_events_of_deleted_accounts()');
     await q.query('DROP TABLE deleted_accounts');
-  }
-}
-
-/**
- * A trigger that keeps a deleted account's personal data out of `table` (keyed by `user_id`),
- * whatever writes it: with `erase`, the assignments (plpgsql, on NEW) that blank its personal
- * fields; without, the row is not written at all. Fires last among the table's BEFORE triggers
- * (`zz_`), so nothing rewrites the fields after it. Answers the statements for `up` and `down`.
- */
-export function lateWriteGuard(table: string, erase?: string): { up: string[]; down: string[] } {
-  const fn = `${table}_of_deleted_accounts`;
-  return {
-    up: [
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         IF EXISTS (SELECT 1 FROM deleted_accounts d WHERE d.user_id = NEW.user_id) THEN
-           ${erase ? `${erase};` : 'RETURN NULL;'}
-         END IF;
-         RETURN NEW;
-       END $$`,
-      `CREATE TRIGGER zz_${fn} BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
-    ],
-    down: [`DROP TRIGGER zz_${fn} ON ${table}`, `DROP FUNCTION ${fn}()`],
-  };
-}
-
-/** plpgsql for a guard's `erase`: the column reads `erased` where it held anything, as OutboxErasure writes. */
-export const erasedIfSet = (column: string): string => `NEW.${column} := CASE WHEN NEW.${column} IS NULL THEN NULL ELSE 'erased' END`;
-
-/** A service's migration that adds its `lateWriteGuard`s (`guards`), and takes them away in `down`. */
-export abstract class LateWriteGuardsMigration implements MigrationInterface {
-  abstract name: string;
-  protected abstract readonly guards: Array<ReturnType<typeof lateWriteGuard>>;
-
-  async up(q: QueryRunner): Promise<void> {
-    for (const guard of this.guards) for (const sql of guard.up) await q.query(sql);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    for (const guard of [...this.guards].reverse()) for (const sql of guard.down) await q.query(sql);
   }
 }

@@ -49,7 +49,10 @@ describe('esim: writes for a deleted account', () => {
   /** A delivery under way for `userId`, completed afterwards with a new line, as the provisioning worker does. */
   const deliver = async (userId: string) => {
     const gift = randomUUID();
-    await db.query(`INSERT INTO data_gifts (id, user_id, amount_gb, plan_tier, status, source) VALUES ($1, $2, 1, '1GB', 'granted', 'points')`, [gift, userId]);
+    await db.query(
+      `INSERT INTO data_gifts (id, user_id, amount_gb, plan_tier, status, source) VALUES ($1, $2, 1, '1GB', 'granted', 'points')`,
+      [gift, userId],
+    );
     const [{ id }] = await db.query(
       `INSERT INTO provisionings (redemption_id, user_id, source, kind, plan_tier, amount_gb, country, status) VALUES ($1, $2, 'points', 'new', '1GB', 1, 'BR', 'in_progress') RETURNING id`,
       [randomUUID(), userId],
@@ -59,14 +62,24 @@ describe('esim: writes for a deleted account', () => {
       `UPDATE provisionings SET status = 'succeeded', iccid = $2, lpa_code = $3, msisdn = '+5511900000000', delivered_gift_id = $4, completed_at = now() WHERE id = $1`,
       [id, ICCID, LPA, gift],
     );
-    await db.query(`INSERT INTO esim_lines (user_id, iccid, lpa_code, msisdn, plan_tier, source, total_gb) VALUES ($1, $2, $3, '+5511900000000', '1GB', 'redeemed', 1)`, [
+    await db.query(
+      `INSERT INTO esim_lines (user_id, iccid, lpa_code, msisdn, plan_tier, source, total_gb) VALUES ($1, $2, $3, '+5511900000000', '1GB', 'redeemed', 1)`,
+      [userId, ICCID, LPA],
+    );
+    await db.query(`INSERT INTO auto_topup_rules (user_id, iccid, enabled, below_mb, monthly_cap) VALUES ($1, $2, true, 100, 1)`, [
       userId,
       ICCID,
-      LPA,
     ]);
-    await db.query(`INSERT INTO auto_topup_rules (user_id, iccid, enabled, below_mb, monthly_cap) VALUES ($1, $2, true, 100, 1)`, [userId, ICCID]);
-    const envelope = { id: randomUUID(), type: 'esim.provisioning-succeeded.v1', payload: { userId, iccid: ICCID, lpaCode: LPA, msisdn: '+5511900000000', amountGB: 1 } };
-    await db.query(`INSERT INTO outbox_events (id, routing_key, envelope) VALUES ($1, $2, $3::jsonb)`, [envelope.id, envelope.type, JSON.stringify(envelope)]);
+    const envelope = {
+      id: randomUUID(),
+      type: 'esim.provisioning-succeeded.v1',
+      payload: { userId, iccid: ICCID, lpaCode: LPA, msisdn: '+5511900000000', amountGB: 1 },
+    };
+    await db.query(`INSERT INTO outbox_events (id, routing_key, envelope) VALUES ($1, $2, $3::jsonb)`, [
+      envelope.id,
+      envelope.type,
+      JSON.stringify(envelope),
+    ]);
     return { gift, delivery: id, event: envelope.id };
   };
   const stored = async (userId: string, ids: { gift: string; delivery: string; event: string }) => ({

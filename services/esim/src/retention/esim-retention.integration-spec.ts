@@ -38,7 +38,11 @@ describe('esim retention', () => {
         EsimAutoTopups1738500000002,
       ],
     });
-    replica = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL, extra: { options: `-c search_path=${schema}` } }).initialize();
+    replica = await new DataSource({
+      type: 'postgres',
+      url: TEST_DATABASE_URL,
+      extra: { options: `-c search_path=${schema}` },
+    }).initialize();
   });
   afterAll(async () => {
     await replica?.destroy();
@@ -65,14 +69,20 @@ describe('esim retention', () => {
 
   it('deletes finished deliveries and delivered gifts after 7 years, once across two replicas', async () => {
     const [recent, old, handled] = [await delivered('6 years'), await delivered('8 years'), await delivered('8 years')];
-    await db.query(`INSERT INTO provisioning_operator_actions (provisioning_id, action, admin_id) VALUES ($1, 'retry', $2)`, [handled.delivery, randomUUID()]);
+    await db.query(`INSERT INTO provisioning_operator_actions (provisioning_id, action, admin_id) VALUES ($1, 'retry', $2)`, [
+      handled.delivery,
+      randomUUID(),
+    ]);
     const [{ id: owed }] = await db.query(
       `INSERT INTO data_gifts (user_id, amount_gb, plan_tier, status, source, created_at) VALUES ($1, 1, '1GB', 'granted', 'admin', now() - interval '8 years') RETURNING id`,
       [randomUUID()],
     );
 
     const jobs = esimRetention({ TRANSACTION_RETENTION_YEARS: 7 } as EsimConfig);
-    const [a, b] = await Promise.all([new RetentionSweeper(db, ns.schema('esim'), jobs, 3_600_000).sweep(), new RetentionSweeper(replica, ns.schema('esim'), jobs, 3_600_000).sweep()]);
+    const [a, b] = await Promise.all([
+      new RetentionSweeper(db, ns.schema('esim'), jobs, 3_600_000).sweep(),
+      new RetentionSweeper(replica, ns.schema('esim'), jobs, 3_600_000).sweep(),
+    ]);
     const total = (job: string) => (a[job] ?? 0) + (b[job] ?? 0);
     expect({ deliveries: total('deliveries'), gifts: total('gifts') }).toEqual({ deliveries: 1, gifts: 1 });
 

@@ -19,7 +19,11 @@ describe('identity retention: fraud signals anonymised', () => {
   beforeAll(async () => {
     const schema = ns.schema('identity');
     db = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: IDENTITY_MIGRATIONS });
-    replica = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL, extra: { options: `-c search_path=${schema}` } }).initialize();
+    replica = await new DataSource({
+      type: 'postgres',
+      url: TEST_DATABASE_URL,
+      extra: { options: `-c search_path=${schema}` },
+    }).initialize();
   });
   afterAll(async () => {
     await replica?.destroy();
@@ -46,7 +50,10 @@ describe('identity retention: fraud signals anonymised', () => {
 
     const jobs = identityRetention({ ANALYTICS_ANONYMISE_AFTER_YEARS: 2 } as IdentityConfig);
     const schema = ns.schema('identity');
-    const [a, b] = await Promise.all([new RetentionSweeper(db, schema, jobs, 3_600_000).sweep(), new RetentionSweeper(replica, schema, jobs, 3_600_000).sweep()]);
+    const [a, b] = await Promise.all([
+      new RetentionSweeper(db, schema, jobs, 3_600_000).sweep(),
+      new RetentionSweeper(replica, schema, jobs, 3_600_000).sweep(),
+    ]);
     const total = (job: string) => (a[job] ?? 0) + (b[job] ?? 0);
     expect({ networks: total('sign-in-networks'), devices: total('devices') }).toEqual({ networks: 1, devices: 1 });
 

@@ -52,11 +52,10 @@ describe('payments: an eSIM issued for a deleted account', () => {
        VALUES ($1, $2, '1GB', 1, 500, 'BR', $3, 'processing') RETURNING id`,
       [randomUUID(), userId, `pi_${randomUUID()}`],
     );
-    await db.query(`UPDATE esim_purchases SET status = 'activated', iccid = $2, lpa_code = $3, msisdn = '+5511900000001', qr_code = 'data:image/png;base64,AAAA' WHERE id = $1`, [
-      id,
-      ICCID,
-      LPA,
-    ]);
+    await db.query(
+      `UPDATE esim_purchases SET status = 'activated', iccid = $2, lpa_code = $3, msisdn = '+5511900000001', qr_code = 'data:image/png;base64,AAAA' WHERE id = $1`,
+      [id, ICCID, LPA],
+    );
     return (await db.query('SELECT status, iccid, lpa_code, msisdn, qr_code FROM esim_purchases WHERE id = $1', [id]))[0];
   };
 
@@ -64,6 +63,12 @@ describe('payments: an eSIM issued for a deleted account', () => {
     const [gone, other] = [randomUUID(), randomUUID()];
     await db.transaction((m) => DeletedAccounts.remember(m, gone));
     expect(await activate(gone)).toEqual({ status: 'activated', iccid: 'erased', lpa_code: 'erased', msisdn: null, qr_code: null });
-    expect(await activate(other)).toEqual({ status: 'activated', iccid: ICCID, lpa_code: LPA, msisdn: '+5511900000001', qr_code: 'data:image/png;base64,AAAA' });
+    expect(await activate(other)).toEqual({
+      status: 'activated',
+      iccid: ICCID,
+      lpa_code: LPA,
+      msisdn: '+5511900000001',
+      qr_code: 'data:image/png;base64,AAAA',
+    });
   });
 });

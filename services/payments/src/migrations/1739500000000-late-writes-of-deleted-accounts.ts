@@ -7,5 +7,7 @@ import { erasedIfSet, LateWriteGuardsMigration, lateWriteGuard } from '@esim/pla
  */
 export class PaymentsLateWrites1739500000000 extends LateWriteGuardsMigration {
   name = 'PaymentsLateWrites1739500000000';
-  protected readonly guards = [lateWriteGuard('esim_purchases', `${erasedIfSet('iccid')}; ${erasedIfSet('lpa_code')}; NEW.msisdn := NULL; NEW.qr_code := NULL`)];
+  protected readonly guards = [
+    lateWriteGuard('esim_purchases', `${erasedIfSet('iccid')}; ${erasedIfSet('lpa_code')}; NEW.msisdn := NULL; NEW.qr_code := NULL`),
+  ];
 }

@@ -33,7 +33,10 @@ describe('late events after a deletion', () => {
     await rewards.applied(await rewards.publish(OfferwallPostbacksAccepted, { postbacks: [credit], acceptedAt: new Date().toISOString() }));
     // Under way: esim is not there to deliver it yet.
     const redemption = await asUser(userId, () =>
-      rewards.rpc.call(RedemptionRpc.redeemPoints, { idempotencyKey: `late-${randomUUID()}`, request: { planTier: '1GB', purchaseType: 'new', country: 'BR' } }),
+      rewards.rpc.call(RedemptionRpc.redeemPoints, {
+        idempotencyKey: `late-${randomUUID()}`,
+        request: { planTier: '1GB', purchaseType: 'new', country: 'BR' },
+      }),
     );
     expect(redemption.status).toBe('processing');
 
@@ -56,12 +59,14 @@ describe('late events after a deletion', () => {
       }),
     );
 
-    const [row] = await rewards.db.query('SELECT status, iccid, lpa_code, msisdn FROM redemptions WHERE id = $1', [redemption.redemptionId]);
-    expect(row).toEqual({ status: 'esim_activation_ready', iccid: 'erased', lpa_code: null, msisdn: null });
-    const named = await rewards.db.query(`SELECT routing_key FROM outbox_events WHERE strpos(envelope::text, $1) > 0 OR strpos(envelope::text, $2) > 0`, [
-      late.iccid,
-      late.lpaCode,
+    const [row] = await rewards.db.query('SELECT status, iccid, lpa_code, msisdn FROM redemptions WHERE id = $1', [
+      redemption.redemptionId,
     ]);
+    expect(row).toEqual({ status: 'esim_activation_ready', iccid: 'erased', lpa_code: null, msisdn: null });
+    const named = await rewards.db.query(
+      `SELECT routing_key FROM outbox_events WHERE strpos(envelope::text, $1) > 0 OR strpos(envelope::text, $2) > 0`,
+      [late.iccid, late.lpaCode],
+    );
     expect(named).toEqual([]);
   });
 });

@@ -45,13 +45,17 @@ export class LedgerCarriedForward1739500000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE ledger_transfers DROP CONSTRAINT ledger_transfers_kind_check');
-    await q.query(`ALTER TABLE ledger_transfers ADD CONSTRAINT ledger_transfers_kind_check CHECK (kind IN (${KINDS_BEFORE}, 'carried_forward'))`);
+    await q.query(
+      `ALTER TABLE ledger_transfers ADD CONSTRAINT ledger_transfers_kind_check CHECK (kind IN (${KINDS_BEFORE}, 'carried_forward'))`,
+    );
     await q.query(`INSERT INTO ledger_accounts (code) VALUES ('carried_forward')`);
     await q.query('ALTER TABLE ledger_transfers ADD COLUMN carried_until timestamptz');
     await q.query(`ALTER TABLE ledger_transfers ADD CONSTRAINT ledger_transfers_carried_until
       CHECK ((kind = 'carried_forward') = (carried_until IS NOT NULL) AND (carried_until IS NULL OR carried_until <= created_at))`);
     await q.query('ALTER TABLE ledger_transfers DROP CONSTRAINT ledger_transfers_amount_check');
-    await q.query(`ALTER TABLE ledger_transfers ADD CONSTRAINT ledger_transfers_amount_check CHECK (amount > 0 OR (kind = 'carried_forward' AND amount = 0))`);
+    await q.query(
+      `ALTER TABLE ledger_transfers ADD CONSTRAINT ledger_transfers_amount_check CHECK (amount > 0 OR (kind = 'carried_forward' AND amount = 0))`,
+    );
     await q.query('CREATE INDEX ledger_transfers_by_age ON ledger_transfers (created_at)');
     await q.query('ALTER TABLE ledger_user_balances ADD COLUMN folded bigint NOT NULL DEFAULT 0 CHECK (folded >= 0)');
     await q.query(writeEntriesFunction(`${WRITE_ENTRIES} AND t.amount > 0`, true));

@@ -7,5 +7,7 @@ import { erasedIfSet, LateWriteGuardsMigration, lateWriteGuard } from '@esim/pla
  */
 export class RewardsLateWrites1739500000001 extends LateWriteGuardsMigration {
   name = 'RewardsLateWrites1739500000001';
-  protected readonly guards = [lateWriteGuard('redemptions', `${erasedIfSet('iccid')}; ${erasedIfSet('target_iccid')}; NEW.lpa_code := NULL; NEW.msisdn := NULL`)];
+  protected readonly guards = [
+    lateWriteGuard('redemptions', `${erasedIfSet('iccid')}; ${erasedIfSet('target_iccid')}; NEW.lpa_code := NULL; NEW.msisdn := NULL`),
+  ];
 }

@@ -31,8 +31,15 @@ describe('rewards retention: the ledger carried forward', () => {
     rewards = await startRewardsUnderTest({ RETENTION_SWEEP_MS: '3600000' });
     // The sweep the service starts with must not fold the history below on its own: the test runs the rounds.
     await rewards.app.get(RetentionSweeper).stop();
-    replica = await new DataSource({ type: 'postgres', url: TEST_DATABASE_URL, extra: { options: `-c search_path=${rewards.ns.schema('rewards')}` } }).initialize();
-    for (const r of await rewards.db.query<Array<{ id: string; code: string }>>('SELECT id, code FROM ledger_accounts WHERE code IS NOT NULL')) system[r.code] = r.id;
+    replica = await new DataSource({
+      type: 'postgres',
+      url: TEST_DATABASE_URL,
+      extra: { options: `-c search_path=${rewards.ns.schema('rewards')}` },
+    }).initialize();
+    for (const r of await rewards.db.query<Array<{ id: string; code: string }>>(
+      'SELECT id, code FROM ledger_accounts WHERE code IS NOT NULL',
+    ))
+      system[r.code] = r.id;
   });
   afterAll(async () => {
     await replica?.destroy();
@@ -43,7 +50,16 @@ describe('rewards retention: the ledger carried forward', () => {
     (await rewards.db.query<Array<{ id: string }>>('INSERT INTO ledger_accounts (user_id) VALUES ($1) RETURNING id', [randomUUID()]))[0].id;
 
   /** A transfer written `age` ago, through every check of the ledger. */
-  const transfer = async (t: { kind: string; from: string; to: string; amount: number; age: string; reference?: string; linked?: string; heldUntil?: string }) =>
+  const transfer = async (t: {
+    kind: string;
+    from: string;
+    to: string;
+    amount: number;
+    age: string;
+    reference?: string;
+    linked?: string;
+    heldUntil?: string;
+  }) =>
     (
       await rewards.db.query<Array<{ id: string }>>(
         `INSERT INTO ledger_transfers (kind, debit_account_id, credit_account_id, amount, reference, linked_id, held_until, created_at)
@@ -53,17 +69,30 @@ describe('rewards retention: the ledger carried forward', () => {
     )[0].id;
 
   const balances = async (ids: string[]): Promise<Balance[]> =>
-    rewards.db.query('SELECT posted::text, pending::text, held::text, available::text FROM ledger_balances WHERE account_id = ANY($1) ORDER BY account_id', [ids]);
+    rewards.db.query(
+      'SELECT posted::text, pending::text, held::text, available::text FROM ledger_balances WHERE account_id = ANY($1) ORDER BY account_id',
+      [ids],
+    );
   const transfersOf = async (id: string): Promise<Array<{ kind: string; amount: string }>> =>
-    rewards.db.query('SELECT kind, amount::text FROM ledger_transfers WHERE debit_account_id = $1 OR credit_account_id = $1 ORDER BY seq', [id]);
+    rewards.db.query('SELECT kind, amount::text FROM ledger_transfers WHERE debit_account_id = $1 OR credit_account_id = $1 ORDER BY seq', [
+      id,
+    ]);
 
   it('folds settled history older than the retention into one entry per account, once across two replicas, every balance unchanged', async () => {
     const old = '8 years';
     // u: a bit of everything.
     const u = await account();
     await transfer({ kind: 'signup_bonus', from: system.signup_bonus, to: u, amount: 100, age: old });
-    const earned = await transfer({ kind: 'offerwall_credit', from: system.offerwalls, to: u, amount: 1000, age: old, reference: 'cpx:old-task' });
-    const userId = (await rewards.db.query<Array<{ user_id: string }>>('SELECT user_id FROM ledger_accounts WHERE id = $1', [u]))[0].user_id;
+    const earned = await transfer({
+      kind: 'offerwall_credit',
+      from: system.offerwalls,
+      to: u,
+      amount: 1000,
+      age: old,
+      reference: 'cpx:old-task',
+    });
+    const userId = (await rewards.db.query<Array<{ user_id: string }>>('SELECT user_id FROM ledger_accounts WHERE id = $1', [u]))[0]
+      .user_id;
     // Its task, a transaction record of the same age, goes first and lets the credit go.
     await rewards.db.query(
       `INSERT INTO tasks (user_id, task_type, points_earned, provider, transaction_id, ledger_transfer_id, completed_at)
@@ -78,7 +107,14 @@ describe('rewards retention: the ledger carried forward', () => {
     // Pending and held points are never folded.
     await transfer({ kind: 'reservation', from: u, to: system.redemptions, amount: 50, age: old });
     await transfer({ kind: 'offerwall_credit', from: system.offerwalls, to: u, amount: 600, age: old, heldUntil: '8 years' });
-    const released = await transfer({ kind: 'offerwall_credit', from: system.offerwalls, to: u, amount: 700, age: old, heldUntil: '8 years' });
+    const released = await transfer({
+      kind: 'offerwall_credit',
+      from: system.offerwalls,
+      to: u,
+      amount: 700,
+      age: old,
+      heldUntil: '8 years',
+    });
     await transfer({ kind: 'hold_release', from: system.offerwalls, to: u, amount: 700, age: old, reference: released });
     // Recent: stays.
     await transfer({ kind: 'offerwall_credit', from: system.offerwalls, to: u, amount: 200, age: '1 year' });
