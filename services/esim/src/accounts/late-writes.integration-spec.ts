@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DeletedAccounts, openDataSource } from '@esim/platform';
-import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
-import { DataGifts1732060900000 } from '../migrations/1732060900000-data-gifts';
-import { EsimRedemptions1732063000000 } from '../migrations/1732063000000-redemptions';
-import { EsimOperatorQueue1734200000000 } from '../migrations/1734200000000-operator-queue';
-import { EsimOwnLines1736100000000 } from '../migrations/1736100000000-own-lines';
-import { EsimPurchaseProvisionings1737100000000 } from '../migrations/1737100000000-purchase-provisionings';
-import { EsimUsageAlerts1738500000000 } from '../migrations/1738500000000-usage-alerts';
-import { EsimAutoTopups1738500000002 } from '../migrations/1738500000002-auto-topups';
-import { EsimLateWrites1739500000000 } from '../migrations/1739500000000-late-writes-of-deleted-accounts';
+import { DeletedAccounts } from '@esim/platform';
+import { TestNamespace } from '@esim/testing';
+import { openEsimSchema } from '../testing/esim-schema';
 
 const ICCID = '8999000000000077777';
 const LPA = 'LPA:1$late.example$LATE-CODE';
@@ -25,21 +18,7 @@ describe('esim: writes for a deleted account', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    db = await openDataSource({
-      url: TEST_DATABASE_URL,
-      schema: ns.schema('esim'),
-      entities: [],
-      migrations: [
-        DataGifts1732060900000,
-        EsimRedemptions1732063000000,
-        EsimOperatorQueue1734200000000,
-        EsimOwnLines1736100000000,
-        EsimPurchaseProvisionings1737100000000,
-        EsimUsageAlerts1738500000000,
-        EsimAutoTopups1738500000002,
-        EsimLateWrites1739500000000,
-      ],
-    });
+    db = await openEsimSchema(ns);
   });
   afterAll(async () => {
     if (db?.isInitialized) await db.destroy();

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { openDataSource, RetentionSweeper } from '@esim/platform';
-import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
+import { RetentionSweeper } from '@esim/platform';
+import { retentionReplica, TestNamespace, touchedIn } from '@esim/testing';
 import type { EsimConfig } from '../config';
-import { DataGifts1732060900000 } from '../migrations/1732060900000-data-gifts';
-import { EsimRedemptions1732063000000 } from '../migrations/1732063000000-redemptions';
-import { EsimOperatorQueue1734200000000 } from '../migrations/1734200000000-operator-queue';
-import { EsimOwnLines1736100000000 } from '../migrations/1736100000000-own-lines';
-import { EsimPurchaseProvisionings1737100000000 } from '../migrations/1737100000000-purchase-provisionings';
-import { EsimUsageAlerts1738500000000 } from '../migrations/1738500000000-usage-alerts';
-import { EsimAutoTopups1738500000002 } from '../migrations/1738500000002-auto-topups';
+import { openEsimSchema } from '../testing/esim-schema';
 import { esimRetention } from './esim-retention';
 
 /**
@@ -20,32 +14,11 @@ import { esimRetention } from './esim-retention';
 describe('esim retention', () => {
   const ns = new TestNamespace();
   let db: DataSource;
-  let replica: DataSource;
 
   beforeAll(async () => {
-    const schema = ns.schema('esim');
-    db = await openDataSource({
-      url: TEST_DATABASE_URL,
-      schema,
-      entities: [],
-      migrations: [
-        DataGifts1732060900000,
-        EsimRedemptions1732063000000,
-        EsimOperatorQueue1734200000000,
-        EsimOwnLines1736100000000,
-        EsimPurchaseProvisionings1737100000000,
-        EsimUsageAlerts1738500000000,
-        EsimAutoTopups1738500000002,
-      ],
-    });
-    replica = await new DataSource({
-      type: 'postgres',
-      url: TEST_DATABASE_URL,
-      extra: { options: `-c search_path=${schema}` },
-    }).initialize();
+    db = await openEsimSchema(ns);
   });
   afterAll(async () => {
-    await replica?.destroy();
     if (db?.isInitialized) await db.destroy();
     await ns.cleanup();
   });
@@ -79,12 +52,10 @@ describe('esim retention', () => {
     );
 
     const jobs = esimRetention({ TRANSACTION_RETENTION_YEARS: 7 } as EsimConfig);
-    const [a, b] = await Promise.all([
-      new RetentionSweeper(db, ns.schema('esim'), jobs, 3_600_000).sweep(),
-      new RetentionSweeper(replica, ns.schema('esim'), jobs, 3_600_000).sweep(),
-    ]);
-    const total = (job: string) => (a[job] ?? 0) + (b[job] ?? 0);
-    expect({ deliveries: total('deliveries'), gifts: total('gifts') }).toEqual({ deliveries: 1, gifts: 1 });
+    const own = new RetentionSweeper(db, ns.schema('esim'), jobs, 3_600_000);
+    const replica = await retentionReplica(ns.schema('esim'), jobs);
+    const rounds = await Promise.all([own.sweep(), replica.sweeper.sweep()]).finally(() => replica.close());
+    expect({ deliveries: touchedIn(rounds, 'deliveries'), gifts: touchedIn(rounds, 'gifts') }).toEqual({ deliveries: 1, gifts: 1 });
 
     expect(await exists('provisionings', old.delivery)).toBe(false);
     expect(await exists('data_gifts', old.gift)).toBe(false);
@@ -93,6 +64,6 @@ describe('esim retention', () => {
       expect(await exists('data_gifts', kept.gift)).toBe(true);
     }
     expect(await exists('data_gifts', owed)).toBe(true);
-    expect(await new RetentionSweeper(db, ns.schema('esim'), jobs, 3_600_000).sweep()).toMatchObject({ deliveries: 0, gifts: 0 });
+    expect(await own.sweep()).toMatchObject({ deliveries: 0, gifts: 0 });
   });
 });

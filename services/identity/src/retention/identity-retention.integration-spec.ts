@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { openDataSource, RetentionSweeper } from '@esim/platform';
-import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
+import { retentionReplica, TEST_DATABASE_URL, TestNamespace, touchedIn } from '@esim/testing';
 import type { IdentityConfig } from '../config';
 import { IDENTITY_MIGRATIONS } from '../persistence';
 import { identityRetention } from './identity-retention';
@@ -14,19 +14,11 @@ import { identityRetention } from './identity-retention';
 describe('identity retention: fraud signals anonymised', () => {
   const ns = new TestNamespace();
   let db: DataSource;
-  let replica: DataSource;
 
   beforeAll(async () => {
-    const schema = ns.schema('identity');
-    db = await openDataSource({ url: TEST_DATABASE_URL, schema, entities: [], migrations: IDENTITY_MIGRATIONS });
-    replica = await new DataSource({
-      type: 'postgres',
-      url: TEST_DATABASE_URL,
-      extra: { options: `-c search_path=${schema}` },
-    }).initialize();
+    db = await openDataSource({ url: TEST_DATABASE_URL, schema: ns.schema('identity'), entities: [], migrations: IDENTITY_MIGRATIONS });
   });
   afterAll(async () => {
-    await replica?.destroy();
     if (db?.isInitialized) await db.destroy();
     await ns.cleanup();
   });
@@ -50,15 +42,13 @@ describe('identity retention: fraud signals anonymised', () => {
 
     const jobs = identityRetention({ ANALYTICS_ANONYMISE_AFTER_YEARS: 2 } as IdentityConfig);
     const schema = ns.schema('identity');
-    const [a, b] = await Promise.all([
-      new RetentionSweeper(db, schema, jobs, 3_600_000).sweep(),
-      new RetentionSweeper(replica, schema, jobs, 3_600_000).sweep(),
-    ]);
-    const total = (job: string) => (a[job] ?? 0) + (b[job] ?? 0);
-    expect({ networks: total('sign-in-networks'), devices: total('devices') }).toEqual({ networks: 1, devices: 1 });
+    const own = new RetentionSweeper(db, schema, jobs, 3_600_000);
+    const replica = await retentionReplica(schema, jobs);
+    const rounds = await Promise.all([own.sweep(), replica.sweeper.sweep()]).finally(() => replica.close());
+    expect({ networks: touchedIn(rounds, 'sign-in-networks'), devices: touchedIn(rounds, 'devices') }).toEqual({ networks: 1, devices: 1 });
 
     expect(await db.query('SELECT device_id FROM user_devices WHERE user_id = $1', [user])).toEqual([{ device_id: recentDevice }]);
     expect(await db.query('SELECT network FROM user_networks WHERE user_id = $1', [user])).toEqual([{ network: '2001:db8:1:2::/64' }]);
-    expect(await new RetentionSweeper(db, schema, jobs, 3_600_000).sweep()).toEqual({ 'sign-in-networks': 0, devices: 0 });
+    expect(await own.sweep()).toEqual({ 'sign-in-networks': 0, devices: 0 });
   });
 });

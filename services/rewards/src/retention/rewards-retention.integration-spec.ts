@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { RedemptionRpc } from '@esim/contracts';
 import { CONFIG, RetentionSweeper } from '@esim/platform';
-import { asUser, TEST_DATABASE_URL } from '@esim/testing';
+import { asUser, retentionReplica, touchedIn } from '@esim/testing';
 import type { RewardsConfig } from '../config';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
@@ -24,25 +23,18 @@ interface Balance {
  */
 describe('rewards retention: the ledger carried forward', () => {
   let rewards: RewardsUnderTest;
-  let replica: DataSource;
   const system: Record<string, string> = {};
 
   beforeAll(async () => {
     rewards = await startRewardsUnderTest({ RETENTION_SWEEP_MS: '3600000' });
     // The sweep the service starts with must not fold the history below on its own: the test runs the rounds.
     await rewards.app.get(RetentionSweeper).stop();
-    replica = await new DataSource({
-      type: 'postgres',
-      url: TEST_DATABASE_URL,
-      extra: { options: `-c search_path=${rewards.ns.schema('rewards')}` },
-    }).initialize();
     for (const r of await rewards.db.query<Array<{ id: string; code: string }>>(
       'SELECT id, code FROM ledger_accounts WHERE code IS NOT NULL',
     ))
       system[r.code] = r.id;
   });
   afterAll(async () => {
-    await replica?.destroy();
     await rewards?.stop();
   });
 
@@ -140,11 +132,15 @@ describe('rewards retention: the ledger carried forward', () => {
 
     const config = rewards.app.get<RewardsConfig>(CONFIG);
     const own = rewards.app.get(RetentionSweeper);
-    const second = new RetentionSweeper(replica, rewards.ns.schema('rewards'), rewardsRetention(config), 3_600_000);
+    const replica = await retentionReplica(rewards.ns.schema('rewards'), rewardsRetention(config));
+    const second = replica.sweeper;
     // Two replicas at once: the jobs share one lock, so a round may leave work to the next one, never do it twice.
-    const rounds = [...(await Promise.all([own.sweep(), second.sweep()])), await own.sweep(), await second.sweep()];
-    const total = (job: string) => rounds.reduce((sum, r) => sum + (r[job] ?? 0), 0);
-    expect({ tasks: total('tasks'), ledger: total('ledger') }).toEqual({ tasks: 1, ledger: 3 });
+    const rounds = await (async () => [
+      ...(await Promise.all([own.sweep(), second.sweep()])),
+      await own.sweep(),
+      await second.sweep(),
+    ])().finally(() => replica.close());
+    expect({ tasks: touchedIn(rounds, 'tasks'), ledger: touchedIn(rounds, 'ledger') }).toEqual({ tasks: 1, ledger: 3 });
 
     expect(await balances(accounts)).toEqual(before);
     expect(before.map((x) => x.available)).toEqual(expect.arrayContaining(['950', '0', '-500']));
