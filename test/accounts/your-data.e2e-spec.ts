@@ -1,23 +1,25 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { AccountDeleted, BACKEND_SERVICES } from '@esim/contracts';
+import { randomUUID } from 'node:crypto';
+import { AccountDeleted, BACKEND_SERVICES, ProvisioningSucceeded, PurchaseEsimIssued } from '@esim/contracts';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, waitFor } from '@esim/testing';
 import { callPostback, earningSettled, postbackFor, signedPostbackUrl } from '../earning/earning-support';
 import { publishEvent } from '../live/live-support';
 import { confirmPurchase, createPayment, payWithVisa } from '../purchases/purchases-support';
 import { claimGift, FAST_PROVISIONING, newEsim, PASSING_CAPTCHA, redeem, signUpRedeemer } from '../redemption/redemption-support';
-import { uniqueEmail } from '../support/accounts';
+import { signUp, uniqueEmail } from '../support/accounts';
 import type { HttpClient } from '../support/http-client';
 import { waitForQuiet } from '../support/quiet';
 import { startSystem, System } from '../support/system';
 
 /**
- * A user's data (docs/accounts.md, "Your data", "Deletion"): a user who earned on a wall, redeemed
- * points for a new eSIM, was gifted data and claimed it, and bought an eSIM by card downloads
- * everything every service holds about them, and nothing of anyone else's; then deletes the
- * account, and within a minute no text or JSON column of any service's schema (outbox and inbox
- * included, the emulators' own schemas aside) and no Redis key or value holds their email, name,
- * phone or ICCIDs.
+ * A user's data (docs/accounts.md, "Your data", "Deletion", "Late events"): a user who earned on
+ * a wall, redeemed points for a new eSIM, was gifted data and claimed it, bought an eSIM by card,
+ * filed a claim and referred a friend downloads everything every service holds about them, and
+ * nothing of anyone else's; then deletes the account, and within a minute no text or JSON column
+ * of any service's schema (outbox and inbox included, the emulators' own schemas aside) and no
+ * Redis key or value holds their email, name, phone or ICCIDs, nor the ICCID of a provisioning
+ * result or an issued purchase that arrives after the deletion. The friend keeps everything.
  */
 describe("a user's data: export and deletion", () => {
   let sys: System;
@@ -84,6 +86,7 @@ describe("a user's data: export and deletion", () => {
   interface Journey {
     boss: { id: string; client: HttpClient; taskTx: string };
     user: { id: string; email: string; name: string; client: HttpClient };
+    friend: { id: string; email: string; name: string; client: HttpClient };
     phone: string;
     iccids: { redeemed: string; gifted: string; bought: string };
   }
@@ -124,9 +127,14 @@ describe("a user's data: export and deletion", () => {
     expect((await payWithVisa(sys, payment)).status).toBe(200);
     const bought = await confirmPurchase(user.client, payment.paymentIntentId);
     expect(bought.status).toBe(200);
+
+    // Referred a friend, who signs up with the user's code.
+    const code = (await user.client.get('/api/referrals')).json().code as string;
+    const friendClient = sys.client();
+    const friend = { ...(await signUp(friendClient, sys.mail, { name: `Friend Amigo${Date.now().toString(36)}`, referralCode: code })), client: friendClient };
     const iccids = { redeemed: redeemed.json().iccid as string, gifted: claimed.json().iccid as string, bought: bought.json().iccid as string };
     await waitForQuiet(sys, 'everything the user did to be recorded everywhere');
-    journey = { boss: { id: boss.id, client: boss.client, taskTx: bossPostback.transactionId }, user: { ...user, name }, phone, iccids };
+    journey = { boss: { id: boss.id, client: boss.client, taskTx: bossPostback.transactionId }, user: { ...user, name }, friend, phone, iccids };
 
     const res = await user.client.get('/api/user/export');
     expect(res.status).toBe(200);
@@ -149,8 +157,10 @@ describe("a user's data: export and deletion", () => {
     expect(data.tasks).toEqual([expect.objectContaining({ userId: user.id, pointsEarned: 1000, provider: 'cpx' })]);
     expect(data.redemptions).toEqual([expect.objectContaining({ source: 'points', pointsUsed: 1000, iccid: iccids.redeemed })]);
     expect(data.creditClaims).toEqual([expect.objectContaining({ wall: 'cpx', offerName: 'Survey about phones', status: expect.any(String) })]);
-    // identity and rewards: the invitation code; no friend invited
-    expect(data.referrals).toEqual({ code: expect.stringMatching(/^[A-HJKMNP-Z2-9]{8}$/), invited: [] });
+    // identity and rewards: the invitation code and the friend invited, by status only
+    expect(data.referrals).toEqual({ code, invited: [expect.objectContaining({ status: 'pending', pointsForYou: 0 })] });
+    expect(res.text).not.toContain(friend.name);
+    expect(res.text).not.toContain(friend.email);
     // esim
     expect(data.gifts.map((g: { source: string; status: string }) => `${g.source}:${g.status}`).sort()).toEqual(['admin:delivered', 'points:delivered']);
     expect(data.esimLines.map((l: { iccid: string }) => l.iccid).sort()).toEqual(Object.values(iccids).sort());
@@ -171,8 +181,10 @@ describe("a user's data: export and deletion", () => {
   }, 240_000);
 
   it('leaves no email, name, phone or ICCID of the deleted user anywhere, and a replayed deletion changes nothing', async () => {
-    const { user, boss, phone, iccids } = journey;
-    const needles = [user.email, user.name, phone, phone.replace(/\D/g, ''), iccids.redeemed, iccids.gifted, iccids.bought];
+    const { user, friend, boss, phone, iccids } = journey;
+    // ICCIDs the provider only reports after the deletion (docs/accounts.md, "Late events").
+    const late = { iccid: `8999${Date.now()}`.slice(0, 19), lpaCode: `LPA:1$late.example$${randomUUID()}`, msisdn: '+55 11 91234 0000' };
+    const needles = [user.email, user.name, phone, phone.replace(/\D/g, ''), iccids.redeemed, iccids.gifted, iccids.bought, late.iccid, late.lpaCode, late.msisdn];
     // An auto top-up rule names its line too (docs/wallet.md).
     expect((await user.client.put(`/api/esim-lines/${iccids.redeemed}/auto-topup`, { enabled: true, belowMb: 300, monthlyCap: 1 })).status).toBe(200);
     // The scan sees what it looks for: before the deletion, every needle is somewhere.
@@ -186,8 +198,50 @@ describe("a user's data: export and deletion", () => {
       },
     );
 
-    // The boss, who is no part of the deletion, keeps their data.
+    // The boss and the friend, who are no part of the deletion, keep their data; the friend's own
+    // view and export name nobody else.
     expect((await scan([BOSS])).length).toBeGreaterThan(0);
+    expect((await scan([friend.email, friend.name])).length).toBeGreaterThanOrEqual(2);
+    expect((await friend.client.get('/api/user')).json()).toMatchObject({ email: friend.email, name: friend.name });
+    const friendsExport = await friend.client.get('/api/user/export');
+    expect(friendsExport.status).toBe(200);
+    for (const other of [user.email, user.name]) expect(friendsExport.text).not.toContain(other);
+    expect((await friend.client.get('/api/referrals')).text).not.toContain(user.name);
+
+    // Late events: a provisioning result for the user's redemption and an issued eSIM for their
+    // purchase, both carrying a new line's ICCID, arrive after the deletion.
+    const [{ id: redemptionId }] = (
+      await pg.query<{ id: string }>(`SELECT id FROM "${sys.ns.schema('rewards')}".redemptions WHERE user_id = $1`, [user.id])
+    ).rows;
+    const [{ id: purchaseId }] = (await pg.query<{ id: string }>(`SELECT id FROM "${sys.ns.schema('payments')}".esim_purchases WHERE user_id = $1`, [user.id])).rows;
+    await publishEvent(sys, ProvisioningSucceeded, {
+      provisioningId: randomUUID(),
+      redemptionId,
+      source: 'points',
+      userId: user.id,
+      kind: 'new',
+      planTier: '1GB',
+      amountGB: 1,
+      iccid: late.iccid,
+      ownLine: true,
+      lpaCode: late.lpaCode,
+      msisdn: late.msisdn,
+      giftId: randomUUID(),
+      providerTransactionId: null,
+      completedAt: new Date().toISOString(),
+    });
+    await publishEvent(sys, PurchaseEsimIssued, {
+      purchaseId,
+      userId: user.id,
+      iccid: late.iccid,
+      lpaCode: late.lpaCode,
+      msisdn: late.msisdn,
+      qrCode: 'data:image/png;base64,AAAA',
+      providerOrderId: null,
+      issuedAt: new Date().toISOString(),
+    });
+    await waitForQuiet(sys, 'the late events to be handled');
+    expect(await scan(needles)).toEqual([]);
 
     // A replayed event, and a second deletion request, change nothing.
     await publishEvent(sys, AccountDeleted, { userId: user.id, deletedAt: new Date().toISOString() });

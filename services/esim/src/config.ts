@@ -70,6 +70,9 @@ export const esimConfigSchema = platformConfigSchema
     ESIM_PROVISIONING_RETRY_MS: envInt(30_000, 0).describe(
       'Pause before the second provisioning attempt after a transient provider failure; doubles each time.',
     ),
+    TRANSACTION_RETENTION_YEARS: envInt(7, 1).describe(
+      'Finished deliveries, delivered or cancelled gifts and auto top-up records (transaction records) are deleted after this many years; one an operator acted on stays with its append-only history (docs/accounts.md, "Retention").',
+    ),
   })
   .refine((c) => (c.KEEPGO_API_KEY === undefined) === (c.KEEPGO_ACCESS_TOKEN === undefined), {
     path: ['KEEPGO_ACCESS_TOKEN'],

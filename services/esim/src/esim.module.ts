@@ -44,6 +44,8 @@ import { UsageWatch } from './usage-alerts/usage-watch';
 import { EsimAutoTopups1738500000002 } from './migrations/1738500000002-auto-topups';
 import { AutoTopups } from './auto-topup/auto-topups';
 import { AutoTopupRpcHandler } from './auto-topup/auto-topup.rpc-handler';
+import { esimRetention } from './retention/esim-retention';
+import { EsimLateWrites1739500000000 } from './migrations/1739500000000-late-writes-of-deleted-accounts';
 
 @Module({})
 export class EsimModule {
@@ -54,8 +56,9 @@ export class EsimModule {
         ServicePlatformModule.forService({
           name: 'esim',
           config,
+          retention: esimRetention(config),
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002, EsimLateWrites1739500000000],
         }),
         KeepGoModule.register(config),
       ],

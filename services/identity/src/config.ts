@@ -38,6 +38,9 @@ export const identityConfigSchema = platformConfigSchema
       .url()
       .optional()
       .describe('The origin passkey answers must come from. Default: the origin of PUBLIC_URL.'),
+    ANALYTICS_ANONYMISE_AFTER_YEARS: envInt(2, 1).describe(
+      'The fraud signals (the networks and devices an account signed up or signed in from) are deleted once unseen for this many years (docs/accounts.md, "Retention").',
+    ),
   })
   .refine((c) => c.NODE_ENV !== 'production' || c.VERIFICATION_CODE_SECRET !== DEV_CODE_SECRET, {
     path: ['VERIFICATION_CODE_SECRET'],

@@ -45,6 +45,7 @@ import { VerifyTwoFactorSignInRpcHandler } from './two-factor/verify-two-factor-
 import { DeviceSignals } from './referrals/device-signals';
 import { LinkedAccountsRpcHandler } from './referrals/linked-accounts.rpc-handler';
 import { ReferralProfileRpcHandler } from './referrals/referral-profile.rpc-handler';
+import { identityRetention } from './retention/identity-retention';
 
 @Module({})
 export class IdentityModule {
@@ -57,6 +58,7 @@ export class IdentityModule {
           config,
           entities: IDENTITY_ENTITIES,
           migrations: IDENTITY_MIGRATIONS,
+          retention: identityRetention(config),
           // Identity owns the admin flag: its own admin-only RPCs are checked against its table.
           adminAuthority: { inject: [DataSource], useFactory: (db: DataSource) => new LocalAdminAuthority(db) },
         }),

@@ -28,6 +28,7 @@ import { StripeModeLog } from './stripe/stripe-mode-log';
 import { STRIPE_SETTINGS, stripeSettings } from './stripe/stripe-settings';
 import { StripeEventAcceptedEventHandler } from './stripe-events/stripe-event-accepted.event-handler';
 import { paymentsRetention } from './retention/payments-retention';
+import { PaymentsLateWrites1739500000000 } from './migrations/1739500000000-late-writes-of-deleted-accounts';
 
 @Module({})
 export class PaymentsModule {
@@ -41,7 +42,7 @@ export class PaymentsModule {
           config,
           retention: paymentsRetention(config),
           entities: [EsimPurchaseEntity],
-          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000, PurchasePaymentMethod1739000000000, PurchaseRefunds1739100000000],
+          migrations: [Purchases1732062000000, PaymentsOperatorQueue1734200000000, PaymentsReconciliation1734300000000, StripeSandboxMoved1737000000000, PurchaseCurrency1738000000000, PurchasePaymentMethod1739000000000, PurchaseRefunds1739100000000, PaymentsLateWrites1739500000000],
         }),
       ],
       controllers: [

@@ -36,6 +36,9 @@ export const rewardsConfigSchema = platformConfigSchema.extend({
   REFERRAL_BONUS_POINTS: envInt(200, 1).describe(
     "What each of the two people gets when an invited friend's first 1000 earned points become spendable, once per friend (docs/earning.md, \"Referrals\").",
   ),
+  TRANSACTION_RETENTION_YEARS: envInt(7, 1).describe(
+    'Tasks, decided claims, settled redemptions and the ledger\'s settled transfers (transaction records) are deleted after this many years; each account\'s balance is carried forward first, in one `carried_forward` entry (docs/accounts.md, "Retention").',
+  ),
   CREDIT_RELEASE_INTERVAL_MS: envInt(15_000, 100).describe(
     'How often each replica looks for held credits that are due and makes them spendable (one replica at a time, under a lock): a release happens within this long of its time.',
   ),

@@ -22,6 +22,9 @@ import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-
 import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
 import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
 import { TaskKindsAndPages1736400000066 } from './migrations/1736400000066-task-kinds-and-pages';
+import { LedgerCarriedForward1739500000000 } from './migrations/1739500000000-ledger-carried-forward';
+import { rewardsRetention } from './retention/rewards-retention';
+import { RewardsLateWrites1739500000001 } from './migrations/1739500000001-late-writes-of-deleted-accounts';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -63,7 +66,10 @@ export class RewardsModule {
             CreditClaims1736300000000,
             Referrals1736300000001,
             TaskKindsAndPages1736400000066,
+            LedgerCarriedForward1739500000000,
+            RewardsLateWrites1739500000001,
           ],
+          retention: rewardsRetention(config),
         }),
       ],
       controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler],

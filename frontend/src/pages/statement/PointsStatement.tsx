@@ -106,7 +106,9 @@ function Entry({ entry }: { entry: StatementEntry }) {
           ? t('claims.statementKind')
           : entry.kind === 'referral_bonus'
             ? t('referrals.statementKind')
-            : t(`statement.kind.${entry.kind}`);
+            : entry.kind === 'carried_forward'
+              ? t('dataRetention.carriedForward')
+              : t(`statement.kind.${entry.kind}`);
   // Points that never reached the spendable balance (held, or cancelled while held) show what they were, muted.
   const shownPoints = entry.kind === 'earned' && entry.points === 0 ? entry.amount : entry.kind === 'reversed' && entry.points === 0 ? -entry.amount : entry.points;
   const amountText =

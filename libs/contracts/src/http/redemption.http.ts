@@ -80,9 +80,10 @@ export const adminGiftRequestSchema = z.object({
  * held credit takes nothing from the balance (points 0); `reason` is the wall's, where it sent one.
  * `claim_credited` is a missing-credit claim an admin accepted: `provider` is its wall and
  * `offerName` the offer the user named. `referral_bonus` is a referral's bonus (for inviting a
- * friend, or for signing up with a friend's code).
+ * friend, or for signing up with a friend's code). `carried_forward` is the balance of the
+ * movements older than the transaction retention, which it replaced (docs/accounts.md, "Retention").
  */
-export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released', 'available', 'claim_credited', 'referral_bonus'] as const;
+export const STATEMENT_KINDS = ['signup_bonus', 'earned', 'reversed', 'reserved', 'spent', 'released', 'available', 'claim_credited', 'referral_bonus', 'carried_forward'] as const;
 export const STATEMENT_STATES = ['pending', 'done', 'reversed', 'released'] as const;
 export const statementEntrySchema = z.object({
   id: z.string(),

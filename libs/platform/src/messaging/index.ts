@@ -1,6 +1,7 @@
 export * from './admin-authority';
 export * from './amqp-connection';
 export * from './event-consumer';
+export * from './deleted-accounts';
 export * from './event-handler';
 export * from './inbox';
 export * from './inbox-event.entity';

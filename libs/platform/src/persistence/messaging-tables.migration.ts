@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { DeletedAccounts1732060800004 } from './deleted-accounts.migration';
 
 /** The outbox and inbox every service keeps in its own schema (see messaging/). */
 export class MessagingTables1732060800000 implements MigrationInterface {
@@ -110,10 +111,11 @@ export class OutboxPublishedIndex1732060800003 implements MigrationInterface {
   }
 }
 
-/** The migrations of the messaging tables, in order; every service's DataSource runs them first. */
+/** The migrations of the messaging tables (and of the deleted accounts they guard), in order; every service's DataSource runs them first. */
 export const MESSAGING_MIGRATIONS = [
   MessagingTables1732060800000,
   ParkedOutboxEvents1732060800001,
   OutboxEventHeaders1732060800002,
   OutboxPublishedIndex1732060800003,
+  DeletedAccounts1732060800004,
 ];

@@ -4,17 +4,32 @@ import type { DataSource } from 'typeorm';
 /**
  * One retention rule of a service: a statement that deletes (or anonymises) at most `$1` rows
  * older than `$2` (a Postgres interval such as '30 days' or '7 years') and answers them as its row
- * count. Run again, it finds nothing more to do, so it is idempotent.
+ * count (an UPDATE or DELETE), or as the rows it returns (an INSERT ... RETURNING, such as the
+ * ledger's carried-forward balances). Run again, it finds nothing more to do, so it is idempotent.
  */
 export interface RetentionJob {
   /** Unique in the service: names its lock and its log line. */
   name: string;
+  /**
+   * Jobs that name the same lock never run at once, on any replica: for jobs that depend on each
+   * other's work (rewards deletes the records that name ledger transfers, then folds those transfers).
+   */
+  lock?: string;
   sql: string;
   after: string;
 }
 
 /** Rows one statement of a job touches at most: each batch is short, the job loops until done. */
 const BATCH = 1000;
+
+/**
+ * TypeORM answers an UPDATE or DELETE as `[rows, rowCount]` and anything else as its rows: the
+ * count, or how many rows the statement returned.
+ */
+function touched(result: unknown): number {
+  if (!Array.isArray(result)) return 0;
+  return typeof result[1] === 'number' && Array.isArray(result[0]) ? result[1] : result.length;
+}
 
 /**
  * Runs a service's retention jobs (docs/accounts.md, "Retention") every `everyMs` on every
@@ -73,13 +88,13 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   /** One job, in one transaction under its lock: null when another replica holds it. */
   async run(job: RetentionJob): Promise<number | null> {
     return this.dataSource.transaction(async (m) => {
-      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`${this.lockPrefix}:retention:${job.name}`]);
+      const [{ locked }] = await m.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [`${this.lockPrefix}:retention:${job.lock ?? job.name}`]);
       if (!locked) return null;
       let total = 0;
       for (;;) {
-        const [, affected] = await m.query(job.sql, [BATCH, job.after]);
-        total += Number(affected ?? 0);
-        if (Number(affected ?? 0) < BATCH) break;
+        const done = touched(await m.query(job.sql, [BATCH, job.after]));
+        total += done;
+        if (done < BATCH) break;
       }
       if (total > 0) this.log.log(`retention job ${job.name}: ${total} row(s) past ${job.after}`);
       return total;

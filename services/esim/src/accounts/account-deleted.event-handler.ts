@@ -1,5 +1,5 @@
 import { AccountDeleted, EventPayload } from '@esim/contracts';
-import { EventHandler, OutboxErasure, Tx } from '@esim/platform';
+import { DeletedAccounts, EventHandler, OutboxErasure, Tx } from '@esim/platform';
 
 /**
  * A deleted account's eSIM traces go (docs/accounts.md, "Deletion"): its lines are deleted with
@@ -13,6 +13,8 @@ import { EventHandler, OutboxErasure, Tx } from '@esim/platform';
 export class AccountDeletedEventHandler implements EventHandler<typeof AccountDeleted> {
   async handle({ userId }: EventPayload<typeof AccountDeleted>, tx: Tx): Promise<void> {
     const m = tx.manager;
+    // From this commit on, a late event's write for this account leaves its personal data out (docs/accounts.md, "Late events").
+    await DeletedAccounts.remember(m, userId);
     const rows: Array<{ iccid: string }> = await m.query(
       `SELECT iccid FROM esim_lines WHERE user_id = $1
        UNION SELECT iccid FROM data_gifts WHERE user_id = $1 AND iccid IS NOT NULL

@@ -1,5 +1,5 @@
 /** System accounts, created by the ledger migration; every point a user holds came from one of them. */
-export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions', 'claims', 'referrals'] as const;
+export const SYSTEM_ACCOUNTS = ['signup_bonus', 'offerwalls', 'redemptions', 'claims', 'referrals', 'carried_forward'] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
 /**
@@ -9,8 +9,20 @@ export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
  * makes it available (migration 1736200000000). A `claim_credit` pays a missing-credit claim an
  * admin accepted, once per claim (reference = the claim's id; migration 1736300000000); a
  * `referral_bonus` pays one side of a referral, once (reference = `<friend id>:<side>`; migration 1736300000001).
+ * A `carried_forward` holds the sum of an account's settled transfers older than the transaction
+ * retention, which it replaced (rewards-retention.ts; migration 1739500000000).
  */
-export type TransferKind = 'signup_bonus' | 'offerwall_credit' | 'offerwall_reversal' | 'reservation' | 'redemption' | 'release' | 'hold_release' | 'claim_credit' | 'referral_bonus';
+export type TransferKind =
+  | 'signup_bonus'
+  | 'offerwall_credit'
+  | 'offerwall_reversal'
+  | 'reservation'
+  | 'redemption'
+  | 'release'
+  | 'hold_release'
+  | 'claim_credit'
+  | 'referral_bonus'
+  | 'carried_forward';
 export type CreditKind = Extract<TransferKind, 'signup_bonus' | 'offerwall_credit' | 'claim_credit' | 'referral_bonus'>;
 
 export interface Transfer {

@@ -23,7 +23,7 @@ const WRITE_ENTRIES_BEFORE = `
  * - a release (`hold_release`) first undoes the credit's held entries, then books the same points
  *   on the posted layer: the post of a pending transfer, as a redemption posts a reservation.
  */
-const WRITE_ENTRIES = `
+export const WRITE_ENTRIES = `
         INSERT INTO ledger_entries (transfer_id, account_id, layer, amount)
         SELECT t.id, e.account_id, e.layer, e.amount
           FROM new_transfers t
@@ -44,7 +44,7 @@ const WRITE_ENTRIES = `
          WHERE e.wanted`;
 
 /** ledger_write_entries: the entries, then each touched user account's sums, as migration 1734400000000 adds them. */
-const writeEntriesFunction = (entries: string, held: boolean) => `
+export const writeEntriesFunction = (entries: string, held: boolean) => `
       CREATE OR REPLACE FUNCTION ledger_write_entries() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         WITH written AS (${entries}

@@ -19,6 +19,7 @@ interface StatementRow {
   offer_name: string | null;
   reversal_reason: string | null;
   claim_wall: string | null;
+  credit_account_id: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,7 +37,7 @@ const asRedemptionId = (reference: string | null) => (reference && UUID.test(ref
  * (pending until settled); its post books them as spent without changing what is available; its
  * void gives them back. So the `points` of all entries sum to the balance the user sees.
  */
-function toEntry(r: StatementRow): StatementEntry {
+function toEntry(r: StatementRow, accountId: string): StatementEntry {
   const amount = Number(r.amount);
   const base = { id: r.id, amount, occurredAt: r.created_at.toISOString(), provider: null, transactionId: null, redemptionId: null };
   const wall = { ...providerTransaction(r.reference), offerName: r.offer_name };
@@ -81,6 +82,9 @@ function toEntry(r: StatementRow): StatementEntry {
       return { ...base, kind: 'claim_credited', points: amount, state: 'done', provider: r.claim_wall, offerName: r.offer_name };
     case 'referral_bonus':
       return { ...base, kind: 'referral_bonus', points: amount, state: 'done' };
+    case 'carried_forward':
+      // Debits the account when what it replaced summed below zero (a reversal after spending).
+      return { ...base, kind: 'carried_forward', points: r.credit_account_id === accountId ? amount : -amount, state: 'done' };
     case 'release':
       return { ...base, kind: 'released', points: amount, redemptionId: asRedemptionId(r.linked_reference), state: 'done' };
   }
@@ -97,7 +101,7 @@ export class PointsStatements {
     // seq is the ledger's commit order; the cursor is the seq of the last entry of the previous page.
     // A release's reference is its credit's id: the credit names the wall and transaction.
     const rows: StatementRow[] = await m.query(
-      `SELECT t.seq::text AS seq, t.id, t.kind, t.amount, t.created_at, t.held_until,
+      `SELECT t.seq::text AS seq, t.id, t.kind, t.amount, t.created_at, t.held_until, t.credit_account_id,
               CASE WHEN t.kind = 'hold_release' THEN c.reference ELSE t.reference END AS reference,
               l.reference AS linked_reference,
               (SELECT s.kind FROM ledger_transfers s WHERE s.linked_id = t.id) AS settled_by,
@@ -118,6 +122,6 @@ export class PointsStatements {
       [account.id, opts.before ?? null, opts.limit + 1],
     );
     const page = rows.slice(0, opts.limit);
-    return { entries: page.map(toEntry), nextCursor: rows.length > opts.limit ? page[page.length - 1].seq : null };
+    return { entries: page.map((r) => toEntry(r, account.id)), nextCursor: rows.length > opts.limit ? page[page.length - 1].seq : null };
   }
 }
