@@ -19,6 +19,8 @@ import { VerificationCodeIssuedEventHandler } from './signup/verification-code-i
 import { LineDataLowEventHandler } from './usage-alerts/line-data-low.event-handler';
 import { NotificationsWebPush1738500000001 } from './migrations/1738500000001-web-push';
 import { PushModule } from './push/push.module';
+import { AccountNotices } from './notices/account-notices.service';
+import { AutoTopupSettledEventHandler } from './auto-topup/auto-topup-settled.event-handler';
 
 @Module({})
 export class NotificationsModule {
@@ -37,6 +39,7 @@ export class NotificationsModule {
       ],
       controllers: [SentEmailsRpcHandler],
       providers: [
+        AccountNotices,
         AccountDeletedEventHandler,
         VerificationCodeIssuedEventHandler,
         ExistingAccountSignupAttemptedEventHandler,
@@ -48,6 +51,7 @@ export class NotificationsModule {
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
         LineDataLowEventHandler,
+        AutoTopupSettledEventHandler,
         PurchaseCompletedEventHandler,
         PurchaseRefundedEventHandler,
       ],
