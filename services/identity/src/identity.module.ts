@@ -46,6 +46,9 @@ import { DeviceSignals } from './referrals/device-signals';
 import { LinkedAccountsRpcHandler } from './referrals/linked-accounts.rpc-handler';
 import { ReferralProfileRpcHandler } from './referrals/referral-profile.rpc-handler';
 
+import { ListMarketingRecipientsRpcHandler } from './marketing/list-marketing-recipients.rpc-handler';
+import { UnsubscribeMarketingRpcHandler } from './marketing/unsubscribe-marketing.rpc-handler';
+import { UnsubscribeTokens } from './marketing/unsubscribe-tokens.service';
 @Module({})
 export class IdentityModule {
   static register(config: IdentityConfig): DynamicModule {
@@ -62,6 +65,8 @@ export class IdentityModule {
         }),
       ],
       controllers: [
+        ListMarketingRecipientsRpcHandler,
+        UnsubscribeMarketingRpcHandler,
         ReferralProfileRpcHandler,
         LinkedAccountsRpcHandler,
         RegisterRpcHandler,
@@ -88,7 +93,7 @@ export class IdentityModule {
         PasskeySignInRpcHandler,
         ManagePasskeysRpcHandler,
       ],
-      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
+      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty, UnsubscribeTokens],
     };
   }
 }

@@ -67,6 +67,24 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
     }),
   }),
   /**
+   * The weekly promotional digest, only to people with `marketingEmails` on (docs/accounts.md,
+   * "What each switch governs"): the one-click unsubscribe URL goes in its List-Unsubscribe header.
+   */
+  z.object({
+    kind: z.literal('marketingDigest'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      offersUrl: z.string().url(),
+      settingsUrl: z.string().url(),
+      /** The page of the body's link (a button there unsubscribes: opening a link changes nothing). */
+      unsubscribePageUrl: z.string().url(),
+      /** What a mail client's one-click POSTs to (List-Unsubscribe). */
+      unsubscribeUrl: z.string().url(),
+    }),
+  }),
+  /**
    * How an automatic top-up of a line ended (docs/wallet.md, "Telling the user"): the points taken
    * and the data on its way, or why nothing was done; the last line says why it came.
    */
@@ -209,6 +227,16 @@ export function composeEmail(job: EmailJob): RenderedEmail {
         usedPercent,
         settingsUrl,
       });
+    }
+    case 'marketingDigest': {
+      const m = messages(job.locale, 'marketingDigest');
+      const { offersUrl, settingsUrl, unsubscribeUrl, unsubscribePageUrl } = job.data;
+      const blocks = [{ text: m.intro }, { text: m.action }, { link: offersUrl }, { text: m.why }, { text: m.unsubscribe }, { link: unsubscribePageUrl }];
+      const rendered = renderEmail(job.locale, m.subject, job.data.name, blocks, {
+        settingsUrl,
+      });
+      // One-click unsubscribe (RFC 8058): the mail client offers it and POSTs to the URL, no sign-in.
+      return { ...rendered, headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
     }
     case 'autoTopup': {
       const m = messages(job.locale, 'autoTopup');

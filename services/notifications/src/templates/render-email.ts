@@ -12,6 +12,8 @@ export interface RenderedEmail {
   language: Locale;
   /** Inline images the HTML shows by `cid:` (a QR code). */
   attachments?: MailAttachment[];
+  /** Headers of its own (a promotional email's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export interface MailAttachment {
