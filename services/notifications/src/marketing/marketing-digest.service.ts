@@ -4,6 +4,7 @@ import { MarketingRecipient, MarketingRpc } from '@esim/contracts';
 import { CONFIG, RpcClient } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
 import { EmailQueue } from '../mail/email-queue';
+import { AccountNotices } from '../notices/account-notices.service';
 
 const PAGE = 200;
 
@@ -21,6 +22,7 @@ export class MarketingDigest {
     private readonly db: DataSource,
     private readonly rpc: RpcClient,
     private readonly emails: EmailQueue,
+    private readonly notices: AccountNotices,
     @Inject(CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
@@ -50,10 +52,10 @@ export class MarketingDigest {
               locale: r.locale,
               data: {
                 name: r.name,
-                offersUrl: this.url('/task'),
-                settingsUrl: this.url('/profile'),
-                unsubscribePageUrl: this.url(`/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`),
-                unsubscribeUrl: this.url(`/api/mail/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`),
+                offersUrl: this.notices.url('/task'),
+                settingsUrl: this.notices.url('/profile'),
+                unsubscribePageUrl: this.notices.url(`/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`),
+                unsubscribeUrl: this.notices.url(`/api/mail/unsubscribe?token=${encodeURIComponent(r.unsubscribeToken)}`),
               },
             },
             `marketing-digest:${period.getTime()}:${r.userId}`,
@@ -70,7 +72,4 @@ export class MarketingDigest {
     return queued;
   }
 
-  private url(path: string): string {
-    return new URL(path, this.config.PUBLIC_URL).toString();
-  }
 }
