@@ -28,10 +28,13 @@ describe('wallet: automatic top-up across an esim crash', () => {
   let replica: ServiceProcess | undefined;
   let holder: Client;
 
-  const db = (service: 'esim' | 'rewards') => new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema(service)}` });
+  const db = (service: 'esim' | 'rewards') =>
+    new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema(service)}` });
   const rewardsDb = () => sys.apps.rewards!.get(DataSource);
   const topups = async () =>
-    (await rewardsDb().query(`SELECT id, status FROM redemptions WHERE user_id = $1 AND kind = 'topup' ORDER BY created_at`, [ana.id])) as Array<{
+    (await rewardsDb().query(`SELECT id, status FROM redemptions WHERE user_id = $1 AND kind = 'topup' ORDER BY created_at`, [
+      ana.id,
+    ])) as Array<{
       id: string;
       status: string;
     }>;
@@ -39,7 +42,8 @@ describe('wallet: automatic top-up across an esim crash', () => {
     const esim = db('esim');
     await esim.connect();
     try {
-      return (await esim.query('SELECT status, redemption_id FROM auto_topup_triggers WHERE iccid = $1 ORDER BY created_at', [iccid])).rows as Array<{
+      return (await esim.query('SELECT status, redemption_id FROM auto_topup_triggers WHERE iccid = $1 ORDER BY created_at', [iccid]))
+        .rows as Array<{
         status: string;
         redemption_id: string | null;
       }>;
@@ -48,17 +52,26 @@ describe('wallet: automatic top-up across an esim crash', () => {
     }
   };
   const waiting = async () =>
-    Number((await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [HOLD])).rows[0].n);
+    Number(
+      (await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`, [HOLD]))
+        .rows[0].n,
+    );
 
   /**
    * Until `release`, every `event` on `table` of the service's schema waits, inside its
    * transaction, for the lock the test holds.
    */
-  async function holdBefore(service: 'esim' | 'rewards', table: string, event: 'INSERT' | 'UPDATE'): Promise<{ release: () => Promise<void> }> {
+  async function holdBefore(
+    service: 'esim' | 'rewards',
+    table: string,
+    event: 'INSERT' | 'UPDATE',
+  ): Promise<{ release: () => Promise<void> }> {
     const c = db(service);
     await c.connect();
     await holder.query('SELECT pg_advisory_lock($1)', [HOLD]);
-    await c.query(`CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(${HOLD}); RETURN NEW; END $$`);
+    await c.query(
+      `CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(${HOLD}); RETURN NEW; END $$`,
+    );
     await c.query(`CREATE TRIGGER test_hold BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION test_hold()`);
     return {
       // The lock first: a held statement keeps its table locked, so the trigger could not be dropped
@@ -73,7 +86,13 @@ describe('wallet: automatic top-up across an esim crash', () => {
   }
 
   const replicaEnv = () =>
-    sys.ns.env('esim', { ...sys.mail.env(), PUBLIC_URL: sys.url, WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks'), SANDBOXES_URL: sys.sandboxes.url, ...ENV }) as NodeJS.ProcessEnv;
+    sys.ns.env('esim', {
+      ...sys.mail.env(),
+      PUBLIC_URL: sys.url,
+      WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks'),
+      SANDBOXES_URL: sys.sandboxes.url,
+      ...ENV,
+    }) as NodeJS.ProcessEnv;
 
   /** The in-process esim stops: the replica in its own process is the only one reading the line. */
   async function onlyTheReplica(): Promise<ServiceProcess> {
@@ -83,7 +102,11 @@ describe('wallet: automatic top-up across an esim crash', () => {
   }
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'], env: ENV, gatewayEnv: { REDEEM_WAIT_MS: '30000' } });
+    sys = await startSystem({
+      services: ['identity', 'rewards', 'esim', 'notifications'],
+      env: ENV,
+      gatewayEnv: { REDEEM_WAIT_MS: '30000' },
+    });
     holder = new Client({ connectionString: TEST_DATABASE_URL });
     await holder.connect();
     ana = await signUpRedeemer(sys);
@@ -110,7 +133,10 @@ describe('wallet: automatic top-up across an esim crash', () => {
     try {
       await keepGoControl(sys, { consume: { iccid, mb: 800 } });
       // Rewards took the points for the trigger; esim's statement recording it waits on the hold.
-      await waitFor(async () => (await topups()).length === 1 && (await waiting()) > 0, { what: 'the answer received, its record held', timeoutMs: 60_000 });
+      await waitFor(async () => (await topups()).length === 1 && (await waiting()) > 0, {
+        what: 'the answer received, its record held',
+        timeoutMs: 60_000,
+      });
       await replica.kill();
       replica = undefined;
     } finally {
@@ -119,14 +145,20 @@ describe('wallet: automatic top-up across an esim crash', () => {
     expect(await triggers()).toEqual([{ status: 'pending', redemption_id: null }]);
 
     await sys.restart('esim');
-    await waitFor(async () => (await triggers())[0]?.status === 'requested', { what: 'the trigger asked again after the restart', timeoutMs: 60_000 });
+    await waitFor(async () => (await triggers())[0]?.status === 'requested', {
+      what: 'the trigger asked again after the restart',
+      timeoutMs: 60_000,
+    });
     const [only, ...more] = await topups();
     expect(more).toEqual([]);
     expect((await triggers())[0].redemption_id).toBe(only.id);
-    await waitFor(async () => (await rewardsDb().query('SELECT status FROM redemptions WHERE id = $1', [only.id]))[0].status === 'completed', {
-      what: 'the top-up delivered',
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () => (await rewardsDb().query('SELECT status FROM redemptions WHERE id = $1', [only.id]))[0].status === 'completed',
+      {
+        what: 'the top-up delivered',
+        timeoutMs: 60_000,
+      },
+    );
     expect(await balance(ana.client)).toBe(1500);
     await sys.mail.waitForMail(ana.email, { subject: STARTED, timeoutMs: 30_000 });
     expect(sys.mail.mailsTo(ana.email).filter((m) => STARTED.test(m.subject))).toHaveLength(1);
@@ -138,7 +170,10 @@ describe('wallet: automatic top-up across an esim crash', () => {
     try {
       // The line after the first top-up holds 2048 MB: down to 224 again, a new data cycle.
       await keepGoControl(sys, { consume: { iccid, mb: 1024 } });
-      await waitFor(async () => (await waiting()) > 0 && (await triggers()).length === 2, { what: 'the request held in rewards', timeoutMs: 60_000 });
+      await waitFor(async () => (await waiting()) > 0 && (await triggers()).length === 2, {
+        what: 'the request held in rewards',
+        timeoutMs: 60_000,
+      });
       await replica.kill();
       replica = undefined;
     } finally {
@@ -149,12 +184,18 @@ describe('wallet: automatic top-up across an esim crash', () => {
     expect((await triggers())[1]).toEqual({ status: 'pending', redemption_id: null });
 
     await sys.restart('esim');
-    await waitFor(async () => (await triggers())[1]?.status === 'requested', { what: 'the trigger asked again after the restart', timeoutMs: 60_000 });
+    await waitFor(async () => (await triggers())[1]?.status === 'requested', {
+      what: 'the trigger asked again after the restart',
+      timeoutMs: 60_000,
+    });
     const all = await topups();
     expect(all).toHaveLength(2);
     expect((await triggers())[1].redemption_id).toBe(all[1].id);
     await waitFor(async () => (await balance(ana.client)) === 500, { what: 'the second 1,000 points spent', timeoutMs: 60_000 });
-    await waitFor(async () => sys.mail.mailsTo(ana.email).filter((m) => STARTED.test(m.subject)).length === 2, { what: 'the second notice', timeoutMs: 30_000 });
+    await waitFor(async () => sys.mail.mailsTo(ana.email).filter((m) => STARTED.test(m.subject)).length === 2, {
+      what: 'the second notice',
+      timeoutMs: 30_000,
+    });
     // Spent once each: 500 left, however many times the trigger was asked for.
     expect(await balance(ana.client)).toBe(500);
   }, 240_000);

@@ -36,7 +36,8 @@ describe('wallet: the promotional digest and its unsubscribe link', () => {
   }
 
   /** Both replicas run the digest of one period at once; answers how many each queued. */
-  const runOnBoth = (period: Date) => Promise.all([sys.apps.notifications!.get(MarketingDigest).run(period), replica.get(MarketingDigest).run(period)]);
+  const runOnBoth = (period: Date) =>
+    Promise.all([sys.apps.notifications!.get(MarketingDigest).run(period), replica.get(MarketingDigest).run(period)]);
 
   beforeAll(async () => {
     sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'] });
@@ -101,6 +102,13 @@ describe('wallet: the promotional digest and its unsubscribe link', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ unsubscribed: true });
+    // Only this route takes a form: any other /api route still refuses one (CSRF).
+    const elsewhere = await fetch(`${sys.url}/api/user/settings`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'marketingEmails=false',
+    });
+    expect(await elsewhere.json()).toMatchObject({ reason: 'csrf_content_type' });
     await waitFor(async () => (await settingsOf(ana.client)).marketingEmails === false, { what: 'the switch off' });
     // Said again: still done.
     expect((await visitor.post(target)).status).toBe(200);

@@ -41,7 +41,14 @@ export default function UnsubscribePage() {
           {token ? errorText(mutation.error, t('unsubscribe.invalid')) : t('unsubscribe.invalid')}
         </p>
       )}
-      <Button size="lg" block disabled={!token} busy={mutation.isPending} busyText={t('unsubscribe.working')} onClick={() => mutation.mutate()}>
+      <Button
+        size="lg"
+        block
+        disabled={!token}
+        busy={mutation.isPending}
+        busyText={t('unsubscribe.working')}
+        onClick={() => mutation.mutate()}
+      >
         {t('unsubscribe.confirm')}
       </Button>
       <p className="auth-switch">

@@ -23,6 +23,9 @@ export const EmailPreferenceRoutes = {
     summary: 'Turns promotional email off for the account the signed token names (one-click unsubscribe)',
     query: unsubscribeQuerySchema,
     response: unsubscribeResponseSchema,
-    errors: { 400: 'The token is missing or was not signed by us.', 429: 'Too many unsubscribe requests from this client network (`code: rate_limited`).' },
+    errors: {
+      400: 'The token is missing or was not signed by us.',
+      429: 'Too many unsubscribe requests from this client network (`code: rate_limited`).',
+    },
   }),
 };

@@ -30,5 +30,10 @@ export const MarketingRpc = {
    * 400 `invalid_unsubscribe_link` for a token identity did not sign; a deleted account, or one
    * already unsubscribed, is answered as done.
    */
-  unsubscribe: defineRpc('identity', 'unsubscribe-marketing', z.object({ token: z.string().max(200) }), z.object({ unsubscribed: z.literal(true) })),
+  unsubscribe: defineRpc(
+    'identity',
+    'unsubscribe-marketing',
+    z.object({ token: z.string().max(200) }),
+    z.object({ unsubscribed: z.literal(true) }),
+  ),
 } as const;

@@ -10,12 +10,16 @@ export class EsimAutoTopupCapped1739100000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE auto_topup_triggers DROP CONSTRAINT auto_topup_triggers_status_check');
-    await q.query(`ALTER TABLE auto_topup_triggers ADD CONSTRAINT auto_topup_triggers_status_check CHECK (status IN ('pending', 'requested', 'no_points', 'capped'))`);
+    await q.query(
+      `ALTER TABLE auto_topup_triggers ADD CONSTRAINT auto_topup_triggers_status_check CHECK (status IN ('pending', 'requested', 'no_points', 'capped'))`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DELETE FROM auto_topup_triggers WHERE status = 'capped'`);
     await q.query('ALTER TABLE auto_topup_triggers DROP CONSTRAINT auto_topup_triggers_status_check');
-    await q.query(`ALTER TABLE auto_topup_triggers ADD CONSTRAINT auto_topup_triggers_status_check CHECK (status IN ('pending', 'requested', 'no_points'))`);
+    await q.query(
+      `ALTER TABLE auto_topup_triggers ADD CONSTRAINT auto_topup_triggers_status_check CHECK (status IN ('pending', 'requested', 'no_points'))`,
+    );
   }
 }

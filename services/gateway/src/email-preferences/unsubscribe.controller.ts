@@ -22,7 +22,10 @@ export class UnsubscribeController {
 
   @Post('unsubscribe')
   @HttpCode(200)
-  async unsubscribe(@Req() req: Request, @Query(new ZodPipe(unsubscribeQuerySchema)) query: { token: string }): Promise<{ unsubscribed: true }> {
+  async unsubscribe(
+    @Req() req: Request,
+    @Query(new ZodPipe(unsubscribeQuerySchema)) query: { token: string },
+  ): Promise<{ unsubscribed: true }> {
     await this.limits.consume(req, ['unsubscribeIp', clientNetwork(req)]);
     return this.rpc.call(MarketingRpc.unsubscribe, { token: query.token });
   }

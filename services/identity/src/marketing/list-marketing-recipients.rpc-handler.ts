@@ -17,13 +17,25 @@ export class ListMarketingRecipientsRpcHandler {
 
   @RpcHandler(MarketingRpc.listRecipients)
   async list({ after, limit }: RpcRequest<typeof MarketingRpc.listRecipients>): Promise<RpcResponse<typeof MarketingRpc.listRecipients>> {
-    const rows: Array<{ id: string; email: string; name: string; locale: RpcResponse<typeof MarketingRpc.listRecipients>['recipients'][number]['locale'] }> =
-      await this.db.query(
-        `SELECT id, email, name, locale FROM users
+    const rows: Array<{
+      id: string;
+      email: string;
+      name: string;
+      locale: RpcResponse<typeof MarketingRpc.listRecipients>['recipients'][number]['locale'];
+    }> = await this.db.query(
+      `SELECT id, email, name, locale FROM users
           WHERE deleted_at IS NULL AND email_verified AND (settings->>'marketingEmails')::boolean IS TRUE AND ($1::uuid IS NULL OR id > $1)
           ORDER BY id LIMIT $2`,
-        [after, limit],
-      );
-    return { recipients: rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, locale: r.locale, unsubscribeToken: this.tokens.sign(r.id) })) };
+      [after, limit],
+    );
+    return {
+      recipients: rows.map((r) => ({
+        userId: r.id,
+        email: r.email,
+        name: r.name,
+        locale: r.locale,
+        unsubscribeToken: this.tokens.sign(r.id),
+      })),
+    };
   }
 }

@@ -28,7 +28,10 @@ export class UnsubscribeMarketingRpcHandler {
     if (!userId) throw new AppError('invalid_unsubscribe_link', 'This unsubscribe link is not valid');
     await this.uow.run(async (tx) => {
       const users = tx.manager.getRepository(User);
-      const user = (await users.findOne({ where: { id: userId, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } })) as LiveUser | null;
+      const user = (await users.findOne({
+        where: { id: userId, deletedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      })) as LiveUser | null;
       if (!user) return;
       const settings = toIdentityUser(user).settings;
       if (!settings.marketingEmails) return;

@@ -22,7 +22,13 @@ export class AutoTopupSettledEventHandler implements EventHandler<typeof AutoTop
         what: `auto top-up ${p.triggerId} (${p.outcome})`,
         email: (to) => ({
           kind: 'autoTopup',
-          data: { name: to.name, outcome: p.outcome, ...vars, appUrl: this.notices.url('/esims'), settingsUrl: this.notices.url('/profile') },
+          data: {
+            name: to.name,
+            outcome: p.outcome,
+            ...vars,
+            appUrl: this.notices.url('/esims'),
+            settingsUrl: this.notices.url('/profile'),
+          },
         }),
         push: (to) => {
           const m = messages(to.locale, 'autoTopup');

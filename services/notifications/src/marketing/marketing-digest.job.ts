@@ -33,7 +33,11 @@ export class MarketingDigestJob implements OnApplicationBootstrap, OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     const every = this.config.MARKETING_DIGEST_EVERY_SECONDS * 1000;
-    await this.queue.upsertJobScheduler(SCHEDULER, { every }, { name: 'digest', opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 }, removeOnComplete: 10, removeOnFail: 50 } });
+    await this.queue.upsertJobScheduler(
+      SCHEDULER,
+      { every },
+      { name: 'digest', opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 }, removeOnComplete: 10, removeOnFail: 50 } },
+    );
     this.worker = new Worker(
       QUEUE,
       // The period is the one the run was due in, so a run that waited for a worker still counts for it.

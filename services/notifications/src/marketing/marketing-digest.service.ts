@@ -71,5 +71,4 @@ export class MarketingDigest {
     this.log.log(`digest of ${period.toISOString()}: queued ${queued}`);
     return queued;
   }
-
 }

@@ -45,7 +45,11 @@ export class AccountNotices {
   }
 
   /** A security or transactional email: sent whatever the switches say (docs/wallet.md, the switches' table). */
-  async email(userId: string, compose: (to: Recipient) => EmailContent | EmailJob | Promise<EmailContent | EmailJob>, o: EmailOptions): Promise<void> {
+  async email(
+    userId: string,
+    compose: (to: Recipient) => EmailContent | EmailJob | Promise<EmailContent | EmailJob>,
+    o: EmailOptions,
+  ): Promise<void> {
     const to = await this.recipient(userId);
     await this.enqueue(userId, to, await compose(to), o);
   }
@@ -71,6 +75,10 @@ export class AccountNotices {
   }
 
   private async enqueue(userId: string, to: Recipient, content: EmailContent | EmailJob, o: EmailOptions): Promise<void> {
-    await this.emails.enqueue({ to: to.email, locale: to.locale, ...content } as EmailJob, o.jobId, o.forgetOnDeletion ? userId : undefined);
+    await this.emails.enqueue(
+      { to: to.email, locale: to.locale, ...content } as EmailJob,
+      o.jobId,
+      o.forgetOnDeletion ? userId : undefined,
+    );
   }
 }
