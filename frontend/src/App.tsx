@@ -14,6 +14,7 @@ import { FullPageSpinner } from './ui';
 // the pages the build pre-renders (scripts/prerender.mjs), preloaded before hydration.
 const AuthPage = lazyPage('/auth', () => import('./pages/AuthPage'));
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
+const UnsubscribePage = lazy(() => import('./pages/UnsubscribePage'));
 const PrivacyPage = lazyPage('/privacy', () => import('./pages/PrivacyPage'));
 const TermsPage = lazyPage('/terms', () => import('./pages/TermsPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
@@ -47,6 +48,7 @@ export function AppRoutes() {
         />
         <Route path="auth" element={<AuthPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="unsubscribe" element={<UnsubscribePage />} />
         <Route path="privacy" element={<PrivacyPage />} />
         <Route path="terms" element={<TermsPage />} />
 

@@ -7,20 +7,26 @@ import { ESIM_PROVIDER, EsimProvider } from '../../services/esim/src/keepgo/esim
 import { keepGoControl } from '../purchases/purchases-support';
 import { balance, FAST_PROVISIONING, newEsim, redeem, Redeemer, signUpRedeemer, topUpTo, UNKNOWN_ICCID } from '../redemption/redemption-support';
 import { startSystem, System } from '../support/system';
+import { LiveStreamClient } from '../live/live-support';
 
 const ENV = { ...FAST_PROVISIONING, ESIM_LINE_USAGE_REFRESH_SECONDS: '0' };
+
+const STARTED = /^Automatic top-up: 1 GB on its way$/;
+const REFUSED = /^Your automatic top-up did not run$/;
 
 /**
  * "When below X MB, top up 1 GB with my points" (docs/wallet.md, "Top-up with points"): the rule
  * is kept per line of the user's wallet; a reading below it asks rewards for the same redemption
  * a one-tap top-up makes, once per trigger even when two checks on two esim replicas race, and
- * never past the monthly cap.
+ * never past the monthly cap. The user is told each outcome once: by email (their switches
+ * allow it), and a refusal on their open pages too.
  */
 describe('wallet: automatic top-up with points', () => {
   let sys: System;
   let replica: INestApplication;
   let ana: Redeemer;
   let iccid = '';
+  let live: LiveStreamClient | undefined;
 
   const topupsOf = async (userId: string) =>
     Number(
@@ -32,6 +38,7 @@ describe('wallet: automatic top-up with points', () => {
     sys = await startSystem({ services: ['identity', 'rewards', 'esim', 'notifications'], env: ENV, gatewayEnv: { REDEEM_WAIT_MS: '30000' } });
     replica = await startEsim(sys.ns.env('esim', { ...sys.mail.env(), PUBLIC_URL: sys.url, SANDBOXES_URL: sys.sandboxes.url, ...ENV }));
     ana = await signUpRedeemer(sys);
+    expect((await ana.client.patch('/api/user/settings', { locale: 'en' })).status).toBe(200);
     await topUpTo(sys, ana, 2500);
     const res = await redeem(ana.client, newEsim('1GB', 'US'));
     expect(res.status).toBe(200);
@@ -45,7 +52,10 @@ describe('wallet: automatic top-up with points', () => {
     await waitFor(async () => (await balance(ana.client)) === 1500, { what: 'the redemption settled' });
   }, 120_000);
 
+  const mailsOf = (subject: RegExp) => sys.mail.mailsTo(ana.email).filter((m) => subject.test(m.subject));
+
   afterAll(async () => {
+    live?.close();
     await replica?.close();
     await sys?.stop();
   });
@@ -82,14 +92,49 @@ describe('wallet: automatic top-up with points', () => {
     await waitFor(async () => (await reading()).allowedMb === 2048, { what: 'the 1 GB added to the line', timeoutMs: 30_000 });
     await waitFor(async () => (await balance(ana.client)) === 500, { what: 'the 1,000 points spent once' });
     expect((await ana.client.get(`/api/esim-lines/${iccid}/auto-topup`)).json()).toMatchObject({ usedThisMonth: 1, lastTriggeredAt: expect.any(String) });
+    // Told once, though both checks got the redemption: only the one that settled the trigger announces it.
+    const told = await sys.mail.waitForMail(ana.email, { subject: STARTED, timeoutMs: 30_000 });
+    expect(told.text).toContain(`ending in ${iccid.slice(-4)} had 224 MB left, so 1 GB is being added with 1000 of your points`);
+    expect(told.text).toMatch(/because automatic top-up is on for this line and email notifications are on\. .+ profile: http:\/\/.+\/profile/);
   });
 
-  it('stops at the monthly cap', async () => {
+  it('stops at the monthly cap, and says so once, by email and on the open page', async () => {
+    live = LiveStreamClient.of(ana.client);
+    await live.next((m) => m.event === 'user');
     await keepGoControl(sys, { consume: { iccid, mb: 1000 } });
     const line = await reading();
     expect(line.remainingMb).toBeLessThan(300);
     await Promise.all([sys.apps.esim!.get(AutoTopups).check(ana.id, line), replica.get(AutoTopups).check(ana.id, line)]);
+    await sys.apps.esim!.get(AutoTopups).check(ana.id, line);
     expect(await topupsOf(ana.id)).toBe(1);
     expect(await balance(ana.client)).toBe(500);
+    const told = await sys.mail.waitForMail(ana.email, { subject: REFUSED, timeoutMs: 30_000 });
+    expect(told.text).toContain(`already reached your limit of 1 this month. Nothing was spent.`);
+    const notice = await live.next((m) => m.data?.happened?.kind === 'auto-topup-refused', { timeoutMs: 30_000 });
+    expect(notice.data.happened).toEqual({ kind: 'auto-topup-refused', last4: iccid.slice(-4), reason: 'monthly_cap' });
+    // The refusal counts for nothing: the month shows the one top-up.
+    expect((await ana.client.get(`/api/esim-lines/${iccid}/auto-topup`)).json()).toMatchObject({ usedThisMonth: 1 });
+    expect(mailsOf(REFUSED)).toHaveLength(1);
+    expect(mailsOf(STARTED)).toHaveLength(1);
+  });
+
+  it('with the cap raised, the same reading tries again: not enough points, nothing spent, said once', async () => {
+    const sent = mailsOf(REFUSED).length;
+    const after = live!.messages.length;
+    expect((await ana.client.put(`/api/esim-lines/${iccid}/auto-topup`, { enabled: true, belowMb: 300, monthlyCap: 2 })).status).toBe(200);
+    const line = await reading();
+    await Promise.all([sys.apps.esim!.get(AutoTopups).check(ana.id, line), replica.get(AutoTopups).check(ana.id, line)]);
+    await sys.apps.esim!.get(AutoTopups).check(ana.id, line);
+    expect(await topupsOf(ana.id)).toBe(1);
+    expect(await balance(ana.client)).toBe(500);
+    const notice = await live!.next((m) => m.data?.happened?.kind === 'auto-topup-refused', { after, timeoutMs: 30_000 });
+    expect(notice.data.happened).toEqual({ kind: 'auto-topup-refused', last4: iccid.slice(-4), reason: 'no_points' });
+    await waitFor(async () => mailsOf(REFUSED).length > sent, { what: 'the no-points email', timeoutMs: 30_000 });
+    const [mail] = mailsOf(REFUSED).slice(sent);
+    expect(mail.text).toContain('you do not have the 1000 spendable points that 1 GB costs. Nothing was spent.');
+    // Said once: a further check announces nothing; the next heartbeat proves nothing else was pushed.
+    await live!.nextHeartbeat(30_000);
+    expect(live!.messages.slice(after).filter((m) => m.data?.happened?.kind === 'auto-topup-refused')).toHaveLength(1);
+    expect(mailsOf(REFUSED)).toHaveLength(sent + 1);
   });
 });

@@ -38,6 +38,7 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   verification_capped: () => ({ key: 'errors.reasons.too_many_attempts' }),
   resend_too_soon: () => ({ key: 'errors.reasons.too_many_attempts' }),
   invalid_reset_token: () => ({ key: 'reset.invalidText' }),
+  invalid_unsubscribe_link: () => ({ key: 'unsubscribe.invalid' }),
   user_not_found: () => ({ key: 'errors.reasons.user_not_found' }),
   two_factor_code_invalid: () => ({ key: 'errors.reasons.two_factor_code_invalid' }),
   two_factor_sign_in_code_invalid: () => ({ key: 'errors.reasons.two_factor_code_invalid' }),

@@ -31,7 +31,7 @@ export default function LiveUpdates({ userId }: { userId: string }) {
       const esim = happened.kind === 'esim-ready' || happened.kind === 'esim-topped-up';
       if (esim && !outcomeNotices.liveMayTell()) return;
       const { toast: show, t: translate, language } = say.current;
-      show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' ? 'default' : 'success' });
+      show({ title: happeningText(happened, translate, language), variant: happened.kind === 'points-reversed' || happened.kind === 'auto-topup-refused' ? 'default' : 'success' });
     });
     const connection = new LiveConnection({
       onUser: (event) => void writer.write(event),

@@ -19,6 +19,8 @@ export function happeningText(happened: LiveHappening, t: TFunction, language: s
       return t('live.paymentReceived');
     case 'gift-granted':
       return t('live.giftGranted', { gb: formatNumber(happened.amountGB, language) });
+    case 'auto-topup-refused':
+      return t(happened.reason === 'no_points' ? 'autoTopup.refusedNoPoints' : 'autoTopup.refusedCap', { last4: happened.last4 });
   }
 }
 
@@ -45,4 +47,6 @@ export function refreshAffected(queryClient: QueryClient, previous: UserView | n
   }
   if (kind === 'payment-received') void queryClient.invalidateQueries({ predicate: byPath('/api/esim-purchases') });
   if (kind === 'gift-granted') void queryClient.invalidateQueries({ predicate: byPath('/api/gifts') });
+  // The line's auto top-up switch shows the month's count (`/api/esim-lines/{iccid}/auto-topup`).
+  if (kind === 'auto-topup-refused') void queryClient.invalidateQueries({ predicate: byPath('/api/esim-lines') });
 }

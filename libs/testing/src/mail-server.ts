@@ -12,6 +12,8 @@ export interface ReceivedMail {
   text: string;
   html: string;
   language?: string;
+  /** Every header as sent (lower-case names, folded lines joined), e.g. `list-unsubscribe`. */
+  headers: Record<string, string>;
 }
 
 /** A real SMTP server (smtp-server) on a free local port that keeps what it receives. */
@@ -55,6 +57,7 @@ export class TestMailServer {
               text: mail.text ?? '',
               html: typeof mail.html === 'string' ? mail.html : '',
               language: mail.headers.get('content-language') as string | undefined,
+              headers: Object.fromEntries(mail.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()])),
             });
             callback();
           })

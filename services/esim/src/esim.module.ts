@@ -42,6 +42,7 @@ import { DataAlerts } from './usage-alerts/data-alerts';
 import { USAGE_ALERT_SETTINGS, usageAlertSettings } from './usage-alerts/usage-alert-settings';
 import { UsageWatch } from './usage-alerts/usage-watch';
 import { EsimAutoTopups1738500000002 } from './migrations/1738500000002-auto-topups';
+import { EsimAutoTopupCapped1739100000000 } from './migrations/1739100000000-auto-topup-capped';
 import { AutoTopups } from './auto-topup/auto-topups';
 import { AutoTopupRpcHandler } from './auto-topup/auto-topup.rpc-handler';
 import { esimRetention } from './retention/esim-retention';
@@ -58,7 +59,7 @@ export class EsimModule {
           config,
           retention: esimRetention(config),
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002, EsimLateWrites1739500000000],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002, EsimAutoTopupCapped1739100000000, EsimLateWrites1739500000000],
         }),
         KeepGoModule.register(config),
       ],

@@ -4,6 +4,7 @@ import { CaptchaModule } from './captcha/captcha.module';
 import { CreditClaimsModule } from './credit-claims/credit-claims.module';
 import { DataExportModule } from './data-export/data-export.module';
 import { DevicesModule } from './devices/devices.module';
+import { EmailPreferencesModule } from './email-preferences/email-preferences.module';
 import { DocsModule } from './docs/docs.module';
 import { OfferwallsModule } from './offerwalls/offerwalls.module';
 import { PasskeysModule } from './passkeys/passkeys.module';
@@ -36,5 +37,6 @@ export const FEATURE_MODULES = [
   WalletModule,
   PushModule,
   DevicesModule,
+  EmailPreferencesModule,
   DocsModule,
 ];

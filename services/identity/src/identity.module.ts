@@ -47,6 +47,9 @@ import { LinkedAccountsRpcHandler } from './referrals/linked-accounts.rpc-handle
 import { ReferralProfileRpcHandler } from './referrals/referral-profile.rpc-handler';
 import { identityRetention } from './retention/identity-retention';
 
+import { ListMarketingRecipientsRpcHandler } from './marketing/list-marketing-recipients.rpc-handler';
+import { UnsubscribeMarketingRpcHandler } from './marketing/unsubscribe-marketing.rpc-handler';
+import { UnsubscribeTokens } from './marketing/unsubscribe-tokens.service';
 @Module({})
 export class IdentityModule {
   static register(config: IdentityConfig): DynamicModule {
@@ -64,6 +67,8 @@ export class IdentityModule {
         }),
       ],
       controllers: [
+        ListMarketingRecipientsRpcHandler,
+        UnsubscribeMarketingRpcHandler,
         ReferralProfileRpcHandler,
         LinkedAccountsRpcHandler,
         RegisterRpcHandler,
@@ -90,7 +95,7 @@ export class IdentityModule {
         PasskeySignInRpcHandler,
         ManagePasskeysRpcHandler,
       ],
-      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty],
+      providers: [DeviceSignals, UserSearch, AuditTrail, Users, PasswordHasher, VerificationCodes, AuditLog, AdminEmailsBootstrap, PasswordResetAskedEventHandler, AccountDeletedEventHandler, TwoFactorCodes, SecretBox, SecondFactor, TwoFactorSwitch, Passkeys, RelyingParty, UnsubscribeTokens],
     };
   }
 }

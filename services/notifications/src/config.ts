@@ -52,6 +52,9 @@ export const notificationsConfigSchema = platformConfigSchema
       .optional()
       .describe('A PEM file of extra certificate authorities trusted for push services (a private push service); unset: the system CAs only.'),
     WEB_PUSH_TTL_SECONDS: envInt(86_400, 0).describe('How long a push service keeps a push for a browser that is offline.'),
+    MARKETING_DIGEST_EVERY_SECONDS: envInt(604_800, 1).describe(
+      'How often the promotional digest goes to the people who turned promotional email on (marketingEmails): at most once per person per period.',
+    ),
     SUPPORT_EMAIL: z
       .string()
       .email()

@@ -19,6 +19,11 @@ import { VerificationCodeIssuedEventHandler } from './signup/verification-code-i
 import { LineDataLowEventHandler } from './usage-alerts/line-data-low.event-handler';
 import { NotificationsWebPush1738500000001 } from './migrations/1738500000001-web-push';
 import { PushModule } from './push/push.module';
+import { MarketingDigests1739100000001 } from './migrations/1739100000001-marketing-digests';
+import { MarketingDigest } from './marketing/marketing-digest.service';
+import { MarketingDigestJob } from './marketing/marketing-digest.job';
+import { AccountNotices } from './notices/account-notices.service';
+import { AutoTopupSettledEventHandler } from './auto-topup/auto-topup-settled.event-handler';
 
 @Module({})
 export class NotificationsModule {
@@ -30,13 +35,16 @@ export class NotificationsModule {
           name: 'notifications',
           config,
           entities: [],
-          migrations: [NotificationsWebPush1738500000001, SentEmails1739000000000],
+          migrations: [NotificationsWebPush1738500000001, SentEmails1739000000000, MarketingDigests1739100000001],
         }),
         MailModule,
         PushModule,
       ],
       controllers: [SentEmailsRpcHandler],
       providers: [
+        AccountNotices,
+        MarketingDigest,
+        MarketingDigestJob,
         AccountDeletedEventHandler,
         VerificationCodeIssuedEventHandler,
         ExistingAccountSignupAttemptedEventHandler,
@@ -48,6 +56,7 @@ export class NotificationsModule {
         DeliveryResolvedEventHandler,
         PurchaseResolvedEventHandler,
         LineDataLowEventHandler,
+        AutoTopupSettledEventHandler,
         PurchaseCompletedEventHandler,
         PurchaseRefundedEventHandler,
       ],

@@ -9,6 +9,8 @@ export const IDENTITY_ERRORS = {
   verification_capped: declareError('rate_limited', 'user'),
   resend_too_soon: declareError('rate_limited', 'user'),
   invalid_reset_token: declareError('validation', 'user'),
+  /** An unsubscribe link identity did not sign (docs/accounts.md, "What each switch governs"). */
+  invalid_unsubscribe_link: declareError('validation', 'user'),
   user_not_found: declareError('not_found', 'user'),
   audit_id_reused: declareError('conflict', 'operator'),
   audit_entry_not_found: declareError('not_found', 'operator'),

@@ -26,6 +26,11 @@ export const liveHappeningSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('esim-topped-up'), iccid: z.string(), amountGB: z.number().int().positive() }),
   /** A purchase's payment landed (a card, or a Pix code paid from a bank app): its eSIM is on its way. */
   z.object({ kind: z.literal('payment-received'), purchaseId: z.string().uuid(), paymentIntentId: z.string() }),
+  /**
+   * An automatic top-up of one of the user's lines did not run (docs/wallet.md, "Telling the
+   * user"): not enough spendable points, or the rule's monthly cap reached. `last4`: the line's.
+   */
+  z.object({ kind: z.literal('auto-topup-refused'), last4: z.string().regex(/^\d{4}$/), reason: z.enum(['no_points', 'monthly_cap']) }),
   /** An admin gifted data the user can claim. */
   z.object({ kind: z.literal('gift-granted'), amountGB: z.number().int().positive() }),
 ]);

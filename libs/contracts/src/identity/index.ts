@@ -6,3 +6,4 @@ export * from './two-factor.rpc';
 export * from './passkey.rpc';
 export * from './public-display-name';
 export * from './public-names.rpc';
+export * from './marketing.rpc';

@@ -11,10 +11,11 @@ import { AccountDeleted } from '../identity/identity.events';
 import { PointsReserved } from '../rewards/redemptions';
 import { LineDataLow } from '../esim/usage-alerts.events';
 import { AutoTopupRpc } from '../esim/auto-topup.rpc';
+import { AutoTopupSettled } from '../esim/auto-topup.events';
 import { defineServicePort } from './service-port';
 
 export const EsimPort = defineServicePort('esim', {
   answers: [...Object.values(EsimRpc), ...Object.values(EsimWalletRpc), ...Object.values(EsimAdminRpc), ...Object.values(AutoTopupRpc), ...Object.values(PurchaseLineRpc)],
-  publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged, LineDataLow],
+  publishes: [ProvisioningSucceeded, ProvisioningFailed, DataGiftGranted, PurchaseEsimIssued, PurchaseEsimFailed, DeliveryResolved, GiftSummaryChanged, LineDataLow, AutoTopupSettled],
   consumes: [PointsReserved, PaymentSucceeded, PurchaseResolved, AccountDeleted],
 });

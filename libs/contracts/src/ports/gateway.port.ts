@@ -3,6 +3,7 @@ import { AccountDeleted, PasswordChanged, ProfileChanged } from '../identity/ide
 import { PurchaseEsimIssued } from '../esim/purchase-esim.events';
 import { PaymentSucceeded } from '../payments/payments.events';
 import { BalanceChanged, TasksCredited, TaskReversed } from '../rewards/rewards.events';
+import { AutoTopupSettled } from '../esim/auto-topup.events';
 import { defineServicePort } from './service-port';
 
 /**
@@ -25,5 +26,6 @@ export const GatewayPort = defineServicePort('gateway', {
     DataGiftGranted,
     PurchaseEsimIssued,
     PaymentSucceeded,
+    AutoTopupSettled,
   ],
 });

@@ -2,6 +2,7 @@ import { AccountDeleted, EmailChanged, ExistingAccountSignupAttempted, PasswordC
 import { DataGiftGranted, ProvisioningSucceeded } from '../esim/esim.events';
 import { DeliveryResolved } from '../esim/operator.events';
 import { LineDataLow } from '../esim/usage-alerts.events';
+import { AutoTopupSettled } from '../esim/auto-topup.events';
 import { PurchaseResolved } from '../payments/operator.events';
 import { NotificationsRpc } from '../notifications/notifications.rpc';
 import { PushRpc } from '../notifications/push.rpc';
@@ -16,5 +17,5 @@ import { defineServicePort } from './service-port';
  */
 export const NotificationsPort = defineServicePort('notifications', {
   answers: [...Object.values(NotificationsRpc), ...Object.values(PushRpc)],
-  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, PurchaseCompleted, PurchaseRefunded, AccountDeleted, LineDataLow],
+  consumes: [VerificationCodeIssued, ExistingAccountSignupAttempted, PasswordResetRequested, PasswordChanged, EmailChanged, ProvisioningSucceeded, DataGiftGranted, DeliveryResolved, PurchaseResolved, PurchaseCompleted, PurchaseRefunded, AccountDeleted, LineDataLow, AutoTopupSettled],
 });

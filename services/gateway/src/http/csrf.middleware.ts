@@ -1,8 +1,16 @@
+import { EmailPreferenceRoutes } from '@esim/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@esim/platform';
 import { sendError } from './error-response';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Routes whose only credential is a signed token in their URL, never the session: a forged
+ * cross-site request gains nothing there. A promotional email's one-click unsubscribe is POSTed
+ * by the mail client as a form from no origin of ours (RFC 8058), so the checks below would refuse it.
+ */
+const TOKEN_ONLY = new Set([EmailPreferenceRoutes.unsubscribe.path]);
 
 /**
  * CSRF defence for the cookie session on /api: a state-changing request must carry JSON (or no
@@ -12,7 +20,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function csrfGuard(publicUrl: string): RequestHandler {
   const ownOrigin = new URL(publicUrl).origin;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method)) return next();
+    if (SAFE_METHODS.has(req.method) || TOKEN_ONLY.has(req.originalUrl.split('?')[0])) return next();
     const origin = req.headers.origin;
     if (origin && origin !== ownOrigin) {
       return sendError(res, new AppError('csrf_origin', 'Cross-origin requests are not allowed.'));

@@ -25,6 +25,7 @@ const BUCKETS = {
   paymentUser: 'RATE_LIMIT_PAYMENT_USER',
   paymentIp: 'RATE_LIMIT_PAYMENT_IP',
   devicesIp: 'RATE_LIMIT_DEVICES_IP',
+  unsubscribeIp: 'RATE_LIMIT_UNSUBSCRIBE_IP',
 } as const satisfies Record<string, keyof GatewayConfig>;
 export type Bucket = keyof typeof BUCKETS;
 

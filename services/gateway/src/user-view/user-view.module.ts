@@ -4,6 +4,7 @@ import { UserViewService } from '../auth/user-view.service';
 import { SessionsModule } from '../sessions/sessions.module';
 import { BalanceChangedEventHandler } from './balance-changed.event-handler';
 import { DataGiftGrantedEventHandler } from './data-gift-granted.event-handler';
+import { AutoTopupSettledEventHandler } from './auto-topup-settled.event-handler';
 import { GiftSummaryChangedEventHandler } from './gift-summary-changed.event-handler';
 import { LiveAnnouncer } from './live-announcer';
 import { LiveHub } from './live-hub';
@@ -37,6 +38,7 @@ import { UserViewCache } from './user-view-cache';
     TaskReversedEventHandler,
     ProvisioningSucceededEventHandler,
     DataGiftGrantedEventHandler,
+    AutoTopupSettledEventHandler,
     PurchaseEsimIssuedEventHandler,
     PaymentSucceededEventHandler,
   ],

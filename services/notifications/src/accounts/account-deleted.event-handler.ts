@@ -19,6 +19,8 @@ export class AccountDeletedEventHandler implements EventHandler<typeof AccountDe
     await this.sent.forget(tx.manager, userId);
     // Its browsers' push subscriptions (docs/wallet.md, "Web Push") address the person's devices.
     await tx.manager.query('DELETE FROM push_subscriptions WHERE user_id = $1', [userId]);
+    // Which weeks' promotional digests went to the person.
+    await tx.manager.query('DELETE FROM marketing_digests WHERE user_id = $1', [userId]);
     await this.emails.forget(userId);
   }
 }

@@ -16,6 +16,8 @@ export interface OutgoingMail {
   language: string;
   /** Inline images the HTML references by cid (render-email.ts). */
   attachments?: MailAttachment[];
+  /** Headers of the email's own (render-email.ts), beside Content-Language. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -57,7 +59,7 @@ class SmtpTransport implements MailTransport {
   }
 
   private async sendNow(mail: OutgoingMail): Promise<void> {
-    await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
+    await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { ...mail.headers, 'Content-Language': mail.language } });
   }
 
   close(): void {
@@ -79,7 +81,7 @@ class LocalOutboxTransport implements MailTransport {
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    const info = await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { 'Content-Language': mail.language } });
+    const info = await this.transporter.sendMail({ from: senderOf(this.config.MAIL_FROM), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments, headers: { ...mail.headers, 'Content-Language': mail.language } });
     await fs.mkdir(this.config.MAIL_OUTBOX_DIR, { recursive: true });
     const file = path.join(this.config.MAIL_OUTBOX_DIR, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
     await fs.writeFile(file, info.message as Buffer);

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
-import { EventEnvelope, EventPayload, PurchaseResolved, RecipientRpc } from '@esim/contracts';
-import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
+import { EventEnvelope, EventPayload, PurchaseResolved } from '@esim/contracts';
+import { CONFIG, EventHandler } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
-import { EmailQueue } from '../mail/email-queue';
+import { AccountNotices } from '../notices/account-notices.service';
 import { esimReadyEmail } from '../redemptions/esim-ready-email';
 
 /**
@@ -13,28 +13,20 @@ import { esimReadyEmail } from '../redemptions/esim-ready-email';
 @EventHandler(PurchaseResolved)
 export class PurchaseResolvedEventHandler implements EventHandler<typeof PurchaseResolved> {
   constructor(
-    private readonly emails: EmailQueue,
-    private readonly rpc: RpcClient,
+    private readonly notices: AccountNotices,
     @Inject(CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
   async handle(p: EventPayload<typeof PurchaseResolved>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
-    if (p.resolution === 'delivered' && p.lpaCode) {
-      await this.emails.enqueue(
-        await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL),
-        envelope.id,
-        p.userId,
-      );
+    const options = { jobId: envelope.id, forgetOnDeletion: true };
+    const lpaCode = p.lpaCode;
+    if (p.resolution === 'delivered' && lpaCode) {
+      await this.notices.email(p.userId, (to) => esimReadyEmail(to, { amountGB: p.amountGB, lpaCode }, this.config.PUBLIC_URL), options);
       return;
     }
     if (p.resolution === 'refunded') {
       const amount = `${(p.amountCents / 100).toFixed(2)} ${p.currency.toUpperCase()}`;
-      await this.emails.enqueue(
-        { kind: 'purchaseRefunded', to: to.email, locale: to.locale, data: { name: to.name, amountGB: p.amountGB, amount } },
-        envelope.id,
-        p.userId,
-      );
+      await this.notices.email(p.userId, (to) => ({ kind: 'purchaseRefunded', data: { name: to.name, amountGB: p.amountGB, amount } }), options);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
-import { EventEnvelope, EventPayload, maskIccid, PurchaseCompleted, RecipientRpc } from '@esim/contracts';
-import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
+import { EventEnvelope, EventPayload, maskIccid, PurchaseCompleted } from '@esim/contracts';
+import { CONFIG, EventHandler } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
-import { EmailQueue } from '../mail/email-queue';
+import { AccountNotices } from '../notices/account-notices.service';
 
 /**
  * The receipt of every purchase, in the buyer's language (docs/payments.md, "Receipts"): plan,
@@ -13,18 +13,15 @@ import { EmailQueue } from '../mail/email-queue';
 @EventHandler(PurchaseCompleted)
 export class PurchaseCompletedEventHandler implements EventHandler<typeof PurchaseCompleted> {
   constructor(
-    private readonly emails: EmailQueue,
-    private readonly rpc: RpcClient,
+    private readonly notices: AccountNotices,
     @Inject(CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
   async handle(p: EventPayload<typeof PurchaseCompleted>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
-    await this.emails.enqueue(
-      {
+    await this.notices.email(
+      p.userId,
+      (to) => ({
         kind: 'purchaseReceipt',
-        to: to.email,
-        locale: to.locale,
         data: {
           name: to.name,
           amountGB: p.amountGB,
@@ -37,10 +34,10 @@ export class PurchaseCompletedEventHandler implements EventHandler<typeof Purcha
           iccidMasked: maskIccid(p.iccid),
           reference: p.purchaseId,
           supportEmail: this.config.SUPPORT_EMAIL,
-          appUrl: new URL('/esims', this.config.PUBLIC_URL).toString(),
+          appUrl: this.notices.url('/esims'),
         },
-      },
-      envelope.id,
+      }),
+      { jobId: envelope.id },
     );
   }
 }

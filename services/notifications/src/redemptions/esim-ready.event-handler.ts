@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
-import { EventEnvelope, EventPayload, ProvisioningSucceeded, RecipientRpc } from '@esim/contracts';
-import { CONFIG, EventHandler, RpcClient } from '@esim/platform';
+import { EventEnvelope, EventPayload, ProvisioningSucceeded } from '@esim/contracts';
+import { CONFIG, EventHandler } from '@esim/platform';
 import type { NotificationsConfig } from '../config';
-import { EmailQueue } from '../mail/email-queue';
+import { AccountNotices } from '../notices/account-notices.service';
 import { esimReadyEmail } from './esim-ready-email';
 
 /**
@@ -14,18 +14,16 @@ import { esimReadyEmail } from './esim-ready-email';
 @EventHandler(ProvisioningSucceeded)
 export class EsimReadyEventHandler implements EventHandler<typeof ProvisioningSucceeded> {
   constructor(
-    private readonly emails: EmailQueue,
-    private readonly rpc: RpcClient,
+    private readonly notices: AccountNotices,
     @Inject(CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
   async handle(p: EventPayload<typeof ProvisioningSucceeded>, _tx: unknown, envelope: EventEnvelope): Promise<void> {
-    if (p.kind !== 'new' || !p.lpaCode) return;
-    const to = await this.rpc.call(RecipientRpc.getRecipient, { recipientId: p.userId });
-    await this.emails.enqueue(
-      await esimReadyEmail(to, { amountGB: p.amountGB, lpaCode: p.lpaCode }, this.config.PUBLIC_URL),
-      envelope.id,
-      p.userId,
-    );
+    const lpaCode = p.lpaCode;
+    if (p.kind !== 'new' || !lpaCode) return;
+    await this.notices.email(p.userId, (to) => esimReadyEmail(to, { amountGB: p.amountGB, lpaCode }, this.config.PUBLIC_URL), {
+      jobId: envelope.id,
+      forgetOnDeletion: true,
+    });
   }
 }

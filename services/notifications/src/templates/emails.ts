@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localeSchema, PAYMENT_METHODS, PRICE_CURRENCIES } from '@esim/contracts';
+import { AUTO_TOPUP_OUTCOMES, localeSchema, PAYMENT_METHODS, PRICE_CURRENCIES } from '@esim/contracts';
 import { messages, RenderedEmail, renderEmail } from './render-email';
 
 /** Every email the product sends, with the data each needs. Jobs carry this, validated on both ends. */
@@ -62,6 +62,44 @@ export const emailJobSchema = z.discriminatedUnion('kind', [
       last4: z.string(),
       remainingMb: z.number(),
       usedPercent: z.number(),
+      appUrl: z.string().url(),
+      settingsUrl: z.string().url(),
+    }),
+  }),
+  /**
+   * The weekly promotional digest, only to people with `marketingEmails` on (docs/accounts.md,
+   * "What each switch governs"): the one-click unsubscribe URL goes in its List-Unsubscribe header.
+   */
+  z.object({
+    kind: z.literal('marketingDigest'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      offersUrl: z.string().url(),
+      settingsUrl: z.string().url(),
+      /** The page of the body's link (a button there unsubscribes: opening a link changes nothing). */
+      unsubscribePageUrl: z.string().url(),
+      /** What a mail client's one-click POSTs to (List-Unsubscribe). */
+      unsubscribeUrl: z.string().url(),
+    }),
+  }),
+  /**
+   * How an automatic top-up of a line ended (docs/wallet.md, "Telling the user"): the points taken
+   * and the data on its way, or why nothing was done; the last line says why it came.
+   */
+  z.object({
+    kind: z.literal('autoTopup'),
+    to: z.string(),
+    locale: localeSchema,
+    data: z.object({
+      name: z.string().nullable(),
+      outcome: z.enum(AUTO_TOPUP_OUTCOMES),
+      last4: z.string(),
+      remainingMb: z.number(),
+      amountGB: z.number(),
+      points: z.number(),
+      monthlyCap: z.number(),
       appUrl: z.string().url(),
       settingsUrl: z.string().url(),
     }),
@@ -188,6 +226,30 @@ export function composeEmail(job: EmailJob): RenderedEmail {
         remainingMb,
         usedPercent,
         settingsUrl,
+      });
+    }
+    case 'marketingDigest': {
+      const m = messages(job.locale, 'marketingDigest');
+      const { offersUrl, settingsUrl, unsubscribeUrl, unsubscribePageUrl } = job.data;
+      const blocks = [{ text: m.intro }, { text: m.action }, { link: offersUrl }, { text: m.why }, { text: m.unsubscribe }, { link: unsubscribePageUrl }];
+      const rendered = renderEmail(job.locale, m.subject, job.data.name, blocks, {
+        settingsUrl,
+      });
+      // One-click unsubscribe (RFC 8058): the mail client offers it and POSTs to the URL, no sign-in.
+      return { ...rendered, headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
+    }
+    case 'autoTopup': {
+      const m = messages(job.locale, 'autoTopup');
+      const { outcome, ...vars } = job.data;
+      const subject = outcome === 'requested' ? m.subjectRequested : m.subjectRefused;
+      const intro = outcome === 'requested' ? m.requested : outcome === 'no_points' ? m.noPoints : m.capped;
+      return renderEmail(job.locale, subject, job.data.name, [{ text: intro }, { text: m.action }, { link: job.data.appUrl }, { text: m.why }], {
+        last4: vars.last4,
+        remainingMb: vars.remainingMb,
+        amountGB: vars.amountGB,
+        points: vars.points,
+        monthlyCap: vars.monthlyCap,
+        settingsUrl: vars.settingsUrl,
       });
     }
     case 'purchaseReceipt': {

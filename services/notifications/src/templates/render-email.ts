@@ -12,6 +12,8 @@ export interface RenderedEmail {
   language: Locale;
   /** Inline images the HTML shows by `cid:` (a QR code). */
   attachments?: MailAttachment[];
+  /** Headers of its own (a promotional email's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export interface MailAttachment {
@@ -28,7 +30,7 @@ export interface MailAttachment {
  */
 export type Block = { text: string } | { code: string } | { link: string; label?: string } | { copy: string } | { image: string; alt: string };
 
-const interpolate = (s: string, vars: Vars) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
+export const interpolate = (s: string, vars: Vars): string => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(vars[k] ?? ''));
 
 /** The messages of one template in the user's language (Portuguese when the language is unknown). */
 export function messages<T extends TemplateName>(locale: Locale, template: T): EmailMessages[T] & { common: EmailMessages['common'] } {
