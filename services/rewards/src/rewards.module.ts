@@ -21,6 +21,13 @@ import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-rede
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
 import { CreditClaims1736300000000 } from './migrations/1736300000000-credit-claims';
 import { Referrals1736300000001 } from './migrations/1736300000001-referrals';
+import { RedemptionRisk1736400000000 } from './migrations/1736400000000-redemption-risk';
+import { AccountRiskEntity } from './redemption-risk/account-risk.entity';
+import { AccountSignalsChangedEventHandler } from './redemption-risk/account-signals-changed.event-handler';
+import { RedemptionAppealEntity } from './redemption-risk/redemption-appeal.entity';
+import { RedemptionRisk } from './redemption-risk/redemption-risk.service';
+import { RedemptionRiskRpcHandler } from './redemption-risk/redemption-risk.rpc-handler';
+import { RiskRules } from './redemption-risk/risk-rules.policy';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -51,7 +58,7 @@ export class RewardsModule {
         ServicePlatformModule.forService({
           name: 'rewards',
           config,
-          entities: [Redemption, TaskEntity, CreditClaimEntity],
+          entities: [Redemption, TaskEntity, CreditClaimEntity, AccountRiskEntity, RedemptionAppealEntity],
           migrations: [
             ...LEDGER_MIGRATIONS,
             Redemptions1732063000000,
@@ -61,12 +68,16 @@ export class RewardsModule {
             OfferwallCreditDetails1736200000001,
             CreditClaims1736300000000,
             Referrals1736300000001,
+            RedemptionRisk1736400000000,
           ],
         }),
       ],
-      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler, RedemptionRiskRpcHandler],
       providers: [
         PointsRank,
+        RiskRules,
+        RedemptionRisk,
+        AccountSignalsChangedEventHandler,
         StuckRedemptions,
         CreditClaims,
         Referrals,

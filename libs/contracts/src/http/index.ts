@@ -22,3 +22,4 @@ export * from './credit-claims.http';
 export * from './referrals.http';
 export * from './export.http';
 export * from './push.http';
+export * from './redemption-risk.http';
