@@ -66,7 +66,7 @@ export class RedemptionAnswers {
     return {
       redemptionId: shown.redemptionId,
       amountGB: shown.amountGB,
-      pointsUsed: shown.status === 'failed' ? 0 : shown.pointsUsed,
+      pointsUsed: shown.status === 'failed' || shown.status === 'rejected' ? 0 : shown.pointsUsed,
       status: shown.status,
       message: messageOf(shown),
       iccid: shown.iccid,
