@@ -13,7 +13,7 @@ import {
 } from '@esim/contracts';
 import { AppError, isUniqueViolation, UnitOfWork } from '@esim/platform';
 import { Redemption } from '../redemptions/redemption.entity';
-import { AccountControl, AccountRiskEntity } from './account-risk.entity';
+import type { AccountControl } from './account-risk.entity';
 import { RedemptionAppealEntity } from './redemption-appeal.entity';
 import { RiskRules } from './risk-rules.policy';
 
