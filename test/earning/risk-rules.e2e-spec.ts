@@ -194,6 +194,12 @@ describe('risk rules', () => {
     expect(entries.filter((e) => e.action === 'redemption_review_approve').map((e) => e.outcome).sort()).toEqual(['failed', 'succeeded']);
   });
 
+  it('links two accounts signing up on one device at the same moment', async () => {
+    const device = randomUUID();
+    const [kai, kim] = await Promise.all([signUpRedeemer(sys, { name: 'Kai Same', deviceId: device }), signUpRedeemer(sys, { name: 'Kim Same', deviceId: device })]);
+    for (const u of [kai, kim]) await waitFor(async () => (await standing(u)).state === 'review', { what: `${u.name} linked`, timeoutMs: 10_000 });
+  });
+
   it('lets an admin decide a linked group is not the same person: the link stops counting; a new account on the device is linked anew', async () => {
     const device = randomUUID();
     const cai = await signUpRedeemer(sys, { name: 'Cai Twin', deviceId: device });

@@ -10,12 +10,15 @@ import './redeem.css';
 
 export const STANDING_QUERY_KEY = ['/api/redemption-standing'] as const;
 const APPEAL_MIN = 10;
+/** How long the answer to an appeal that reopened redemptions stays on the dashboard. */
+const ANSWER_SHOWN_MS = 30 * 24 * 3600 * 1000;
+const recent = (iso: string | null) => iso !== null && Date.now() - Date.parse(iso) < ANSWER_SHOWN_MS;
 
 /**
  * The risk rules' word to the user (docs/earning.md, "Risk rules"): redemptions paused, or each one
  * checked by the team, with the reasons and the appeal that takes the question to an admin; then
- * the appeal's state and the admin's answer. Never a silent ban: nothing here while redemptions are
- * open and no answer is waiting to be read.
+ * the appeal's state and the admin's answer. Never a silent ban. While redemptions are open it
+ * shows only the answer to an appeal that reopened them, for a month.
  */
 export function RedemptionStandingCard() {
   const { t, i18n } = useTranslation();
@@ -36,7 +39,8 @@ export function RedemptionStandingCard() {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: STANDING_QUERY_KEY }),
   });
   const data = standing.data;
-  if (!data || data.state === 'open') return null;
+  if (!data) return null;
+  if (data.state === 'open') return data.appeal?.status === 'answered' && recent(data.appeal.decidedAt) ? <AppealAnswer appeal={data.appeal} /> : null;
 
   const date = (iso: string) => formatDate(iso, i18n.language, { dateStyle: 'medium' });
   const waiting = data.appeal?.status === 'open';
@@ -106,6 +110,18 @@ export function RedemptionStandingCard() {
           </form>
         )}
       </div>
+    </Card>
+  );
+}
+
+/** Redemptions are open again: the admin's answer to the appeal. */
+function AppealAnswer({ appeal }: { appeal: RedemptionAppeal }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Card title={t('redemptionRisk.openAgainTitle')} titleId="standing-title" className="standing-card" data-testid="redemption-standing" data-state="open">
+      <p data-testid="appeal-answer">
+        {t('redemptionRisk.appealAnswered', { date: formatDate(appeal.decidedAt ?? appeal.createdAt, i18n.language, { dateStyle: 'medium' }), answer: appeal.answer })}
+      </p>
     </Card>
   );
 }

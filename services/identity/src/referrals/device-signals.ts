@@ -21,9 +21,14 @@ const LINKED_TO = `
  */
 @Injectable()
 export class DeviceSignals {
-  /** Answers whether the device is new to the account. */
+  /**
+   * Answers whether the device is new to the account. Takes the device's turn (a transaction lock
+   * on its id) first: two accounts signing up or in on one device at the same moment would each
+   * miss the other's uncommitted row, and their link would never be announced.
+   */
   async record(m: EntityManager, userId: string, deviceId: string | undefined): Promise<boolean> {
     if (!deviceId) return false;
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`user_devices:${deviceId}`]);
     const rows: Array<{ inserted: boolean }> = await m.query(
       `INSERT INTO user_devices (user_id, device_id) VALUES ($1, $2)
        ON CONFLICT (user_id, device_id) DO UPDATE SET last_seen_at = now()
