@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { AcceptedPostback, OfferwallPostbacksAccepted, SIGNUP_BONUS_POINTS, UserRegistered } from '@esim/contracts';
-import { TEST_DATABASE_URL, waitFor } from '@esim/testing';
-import { RewardsUnderTest, startRewardsUnderTest } from '../../services/rewards/src/testing/rewards-harness';
-import { expectLedgerInvariants } from '../../services/rewards/src/testing/ledger-invariants';
-import { RewardsProcess } from './rewards-process';
+import { waitFor } from '@esim/testing';
+import { RewardsReplicas, startRewardsReplicas } from './rewards-replicas';
 
 const FRIENDS = 6;
 const BONUS = 200;
@@ -19,43 +16,15 @@ const HOLD = { CREDIT_HOLD_MIN_POINTS: '500', CREDIT_HOLD_SECONDS: '4', REFERRAL
  * friend. No timing is asserted.
  */
 describe('referral bonuses with two replicas, killed between the release and the payout', () => {
-  let rewards: RewardsUnderTest;
-  let db: Client;
-  const replicas: RewardsProcess[] = [];
+  let drill: RewardsReplicas;
 
   beforeAll(async () => {
-    // The in-process service owns the namespace and registers the users; its own release job only
-    // runs at start, before anything is due.
-    rewards = await startRewardsUnderTest({ ...HOLD, CREDIT_RELEASE_INTERVAL_MS: String(3600_000) });
-    db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${rewards.ns.schema('rewards')}` });
-    await db.connect();
+    drill = await startRewardsReplicas(HOLD);
   }, 60_000);
-  afterAll(async () => {
-    for (const r of replicas) await r.kill().catch(() => undefined);
-    await db?.end();
-    if (rewards) {
-      await expectLedgerInvariants(rewards.db);
-      await rewards.stop();
-    }
-  });
-
-  const replica = () =>
-    RewardsProcess.start(
-      rewards.ns.env('rewards', {
-        WEBHOOKS_DB_SCHEMA: rewards.ns.schema('webhooks'),
-        ...HOLD,
-        CREDIT_RELEASE_INTERVAL_MS: '100',
-      }) as NodeJS.ProcessEnv,
-    );
-  const count = async (sql: string, params: unknown[] = []) => (await db.query<{ n: number }>(sql, params)).rows[0].n;
-  /** Kills the replica at once, whatever it is doing, and starts another in its place. */
-  const killAndRestart = async (victim: RewardsProcess) => {
-    await victim.kill();
-    replicas.splice(replicas.indexOf(victim), 1);
-    replicas.push(await replica());
-  };
+  afterAll(() => drill?.stop());
 
   it('pays each friend and the inviter once per friend, whatever the kills interrupted', async () => {
+    const { rewards, db, count } = drill;
     const inviter = await rewards.registerUser();
     const friends: string[] = [];
     for (let i = 0; i < FRIENDS; i++) {
@@ -93,20 +62,19 @@ describe('referral bonuses with two replicas, killed between the release and the
     expect(await count('SELECT count(*)::int AS n FROM ledger_holds')).toBe(FRIENDS * 2);
     expect(await count(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'referral_bonus'`)).toBe(0);
 
-    const [a, b] = await Promise.all([replica(), replica()]);
-    replicas.push(a, b);
+    const [a, b] = await Promise.all([drill.start(), drill.start()]);
     await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'hold_release'`)) > 0, {
       timeoutMs: 30_000,
       intervalMs: 2,
       what: 'the first release',
     });
-    await killAndRestart(a);
+    await drill.killAndRestart(a);
     await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'referral_bonus'`)) > 0, {
       timeoutMs: 60_000,
       intervalMs: 2,
       what: 'the first bonus',
     });
-    await killAndRestart(b);
+    await drill.killAndRestart(b);
 
     await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM referrals WHERE status = 'paid'`)) === FRIENDS, {
       timeoutMs: 60_000,

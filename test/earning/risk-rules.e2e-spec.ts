@@ -6,6 +6,7 @@ import { waitFor } from '@esim/testing';
 import { BalanceAnnouncements } from '../../services/rewards/src/ledger/balance-announcements';
 import { Ledger } from '../../services/rewards/src/ledger/ledger';
 import { OfferwallCredits } from '../../services/rewards/src/offerwall-credits/offerwall-credits.service';
+import { AcceptedPostbacks } from '../../services/rewards/src/testing/accepted-postbacks';
 import { viewSettled } from '../live/live-support';
 import {
   balance,
@@ -66,25 +67,8 @@ describe('risk rules', () => {
   const rewardsDb = () => sys.apps.rewards!.get(DataSource);
   const standing = async (r: Redeemer): Promise<Standing> => (await r.client.get('/api/redemption-standing')).json();
   const audit = async (): Promise<AuditEntry[]> => (await boss.client.get('/api/admin/audit?limit=200')).json().entries;
-  const postback = (userId: string, points: number): AcceptedPostback => {
-    const transactionId = `risk-${randomUUID()}`;
-    return {
-      deliveryId: randomUUID(),
-      provider: 'cpx',
-      action: 'credit',
-      transactionId,
-      creditTransactionId: transactionId,
-      userId,
-      points,
-      taskType: 'offer_completion',
-    };
-  };
-  const reversalOf = (p: AcceptedPostback): AcceptedPostback => ({
-    ...p,
-    deliveryId: randomUUID(),
-    action: 'reverse',
-    transactionId: `${p.transactionId}-r`,
-  });
+  const postback = (userId: string, points: number) => AcceptedPostbacks.credit(userId, { points });
+  const { reversalOf } = AcceptedPostbacks;
   /** Offer-wall postbacks applied as rewards applies an accepted batch (holds, risk, tasks). */
   const apply = async (...postbacks: AcceptedPostback[]) => {
     const credits = sys.apps.rewards!.get(OfferwallCredits);

@@ -16,6 +16,7 @@ import { afterCommit, AppError, Counter, Metrics, Tx, UnitOfWork } from '@esim/p
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { RiskRules } from '../redemption-risk/risk-rules.policy';
+import { pointsReservedOf } from './points-reserved-payload';
 import { Redemption } from './redemption.entity';
 import { toRedemptionView } from './redemption-view';
 
@@ -109,17 +110,7 @@ export class Redemptions {
 
   /** Hands a redemption whose points are reserved to esim (PointsReserved), as `processing`. */
   private proceed(tx: Tx, r: Redemption, reservedAt: Date): void {
-    tx.publish(PointsReserved, {
-      redemptionId: r.id,
-      userId: r.userId,
-      planTier: r.planTier,
-      amountGB: r.amountGB,
-      points: r.points,
-      purchaseType: r.kind === 'new' ? 'new' : 'existing',
-      country: r.country as EventPayload<typeof PointsReserved>['country'],
-      iccid: r.targetIccid,
-      reservedAt: reservedAt.toISOString(),
-    });
+    tx.publish(PointsReserved, pointsReservedOf(r, reservedAt));
     this.counted(tx, 'processing');
   }
 
