@@ -152,20 +152,7 @@ function ReviewItem({ review }: { review: Review }) {
         </h3>
         <span className="badge badge--warning">{t('redemptionRisk.admin.state.review')}</span>
       </header>
-      <dl className="admin__facts">
-        <div>
-          <dt>{t('admin.queue.user')}</dt>
-          <dd>{review.user ? `${review.user.name} (${review.user.email})` : t('admin.queue.deletedUser')}</dd>
-        </div>
-        <div>
-          <dt>{t('redemptionRisk.admin.signals')}</dt>
-          <dd>{riskReasonsText(t, review.reasons)}</dd>
-        </div>
-        <div>
-          <dt>{t('redemptionRisk.admin.askedAt')}</dt>
-          <dd>{formatDate(review.createdAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</dd>
-        </div>
-      </dl>
+      <ItemFacts item={review} />
       <DecisionForm
         choices={REVIEW_CHOICES}
         danger={['reject']}
@@ -177,10 +164,31 @@ function ReviewItem({ review }: { review: Review }) {
   );
 }
 
+/** Who, why (the signals) and when, for a review or an appeal. */
+function ItemFacts({ item }: { item: Review | Appeal }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <dl className="admin__facts">
+      <div>
+        <dt>{t('admin.queue.user')}</dt>
+        <dd>{item.user ? `${item.user.name} (${item.user.email})` : t('admin.queue.deletedUser')}</dd>
+      </div>
+      <div>
+        <dt>{t('redemptionRisk.admin.signals')}</dt>
+        <dd>{riskReasonsText(t, item.reasons)}</dd>
+      </div>
+      <div>
+        <dt>{t('redemptionRisk.admin.askedAt')}</dt>
+        <dd>{formatDate(item.createdAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</dd>
+      </div>
+    </dl>
+  );
+}
+
 const APPEAL_CHOICES: readonly AccountControlAction[] = ['lift', 'require_review', 'pause'];
 
 function AppealItem({ appeal }: { appeal: Appeal }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const decide = useDecision<{ action: AccountControlAction; reason: string }>(`/api/admin/accounts/${appeal.userId}/redemption-control`);
   const titleId = `appeal-${appeal.id}`;
   return (
@@ -194,20 +202,7 @@ function AppealItem({ appeal }: { appeal: Appeal }) {
         </span>
       </header>
       <blockquote className="admin__appeal-message">{appeal.message}</blockquote>
-      <dl className="admin__facts">
-        <div>
-          <dt>{t('admin.queue.user')}</dt>
-          <dd>{appeal.user ? `${appeal.user.name} (${appeal.user.email})` : t('admin.queue.deletedUser')}</dd>
-        </div>
-        <div>
-          <dt>{t('redemptionRisk.admin.signals')}</dt>
-          <dd>{riskReasonsText(t, appeal.reasons)}</dd>
-        </div>
-        <div>
-          <dt>{t('redemptionRisk.admin.askedAt')}</dt>
-          <dd>{formatDate(appeal.createdAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</dd>
-        </div>
-      </dl>
+      <ItemFacts item={appeal} />
       <DecisionForm
         choices={APPEAL_CHOICES}
         danger={['pause']}
