@@ -142,7 +142,7 @@ describe('web app: paused and reviewed redemptions', () => {
       { what: 'the three decisions in the trail' },
     );
     expect(trail.every((e) => e.outcome === 'succeeded' && typeof e.details.reason === 'string')).toBe(true);
-    await expectVisible(page.getByTestId('audit-entry').filter({ hasText: 'linked_accounts_not_same_person' }).first());
+    await expectVisible(page.locator('[data-testid="audit-entry"][data-action="linked_accounts_not_same_person"]').first().getByText('Linked accounts: not the same person'));
     await context.close();
 
     const user = await signedIn(pia, 'en', PHONE);
