@@ -314,6 +314,15 @@ describe('risk rules', () => {
     });
   });
 
+  it('lets go of a link when the other account is deleted', async () => {
+    const device = randomUUID();
+    const lea = await signUpRedeemer(sys, { name: 'Lea Stays', deviceId: device });
+    const lou = await signUpRedeemer(sys, { name: 'Lou Leaves', deviceId: device });
+    await waitFor(async () => (await standing(lea)).state === 'review', { what: 'the link' });
+    expect((await lou.client.delete('/api/user/account')).status).toBe(200);
+    await waitFor(async () => (await standing(lea)).state === 'open', { what: 'the link gone with the deleted account' });
+  });
+
   it('lets an admin pause or require review of a linked group’s redemptions, each account saying why', async () => {
     const device = randomUUID();
     const dan = await signUpRedeemer(sys, { name: 'Dan Group', deviceId: device });

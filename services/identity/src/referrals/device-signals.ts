@@ -59,8 +59,13 @@ export class DeviceSignals {
    * links changed too), for rewards' risk rules (docs/earning.md, "Risk rules").
    */
   async announceWithLinked(tx: Tx, userId: string): Promise<void> {
-    const linked: Array<{ user_id: string }> = await tx.manager.query(LINKED_TO, [userId]);
-    await this.announce(tx, [userId, ...linked.map((r) => r.user_id)]);
+    await this.announce(tx, [userId, ...(await this.linkedTo(tx.manager, userId))]);
+  }
+
+  /** The live accounts a device links to `userId`. */
+  async linkedTo(m: EntityManager, userId: string): Promise<string[]> {
+    const rows: Array<{ user_id: string }> = await m.query(LINKED_TO, [userId]);
+    return rows.map((r) => r.user_id);
   }
 
   /** AccountSignalsChanged for each live account among `userIds`. */
