@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { AcceptedPostback, BalanceChanged, EventPayload, OfferwallPostbacksAccepted, RewardsRpc, SIGNUP_BONUS_POINTS } from '@esim/contracts';
-import { asUser, TEST_DATABASE_URL, waitFor } from '@esim/testing';
-import { RewardsUnderTest, startRewardsUnderTest } from '../../services/rewards/src/testing/rewards-harness';
-import { expectLedgerInvariants } from '../../services/rewards/src/testing/ledger-invariants';
-import { RewardsProcess } from './rewards-process';
+import { asUser, waitFor } from '@esim/testing';
+import { RewardsReplicas, startRewardsReplicas } from './rewards-replicas';
 
 const USERS = 3;
 const CREDITS_PER_USER = 20;
@@ -19,33 +16,15 @@ const HOLD = { CREDIT_HOLD_MIN_POINTS: '500', CREDIT_HOLD_SECONDS: '4' };
  * outbox (written with each release) is the released balance. No timing is asserted.
  */
 describe('held credits released by two replicas, one killed mid-release', () => {
-  let rewards: RewardsUnderTest;
-  let db: Client;
-  const replicas: RewardsProcess[] = [];
+  let drill: RewardsReplicas;
 
   beforeAll(async () => {
-    // The in-process service owns the namespace (schema, queues) and registers the users; its own
-    // release job only runs at start, before anything is due.
-    rewards = await startRewardsUnderTest({ ...HOLD, CREDIT_RELEASE_INTERVAL_MS: String(3600_000) });
-    db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${rewards.ns.schema('rewards')}` });
-    await db.connect();
+    drill = await startRewardsReplicas(HOLD);
   }, 60_000);
-  afterAll(async () => {
-    for (const r of replicas) await r.kill().catch(() => undefined);
-    await db?.end();
-    if (rewards) {
-      await expectLedgerInvariants(rewards.db);
-      await rewards.stop();
-    }
-  });
-
-  const replica = () =>
-    RewardsProcess.start(
-      rewards.ns.env('rewards', { WEBHOOKS_DB_SCHEMA: rewards.ns.schema('webhooks'), ...HOLD, CREDIT_RELEASE_INTERVAL_MS: '100' }) as NodeJS.ProcessEnv,
-    );
-  const count = async (sql: string, params: unknown[] = []) => (await db.query<{ n: number }>(sql, params)).rows[0].n;
+  afterAll(() => drill?.stop());
 
   it('releases each held credit exactly once, whatever the kill interrupted', async () => {
+    const { rewards, db, count } = drill;
     const users: string[] = [];
     for (let i = 0; i < USERS; i++) users.push(await rewards.registerUser());
     const postbacks: AcceptedPostback[] = users.flatMap((userId) =>
@@ -62,18 +41,15 @@ describe('held credits released by two replicas, one killed mid-release', () => 
         pendingPoints: CREDITS_PER_USER * POINTS,
       });
 
-    const [a, b] = await Promise.all([replica(), replica()]);
-    replicas.push(a, b);
+    const [a] = await Promise.all([drill.start(), drill.start()]);
     // The first release committed (by either replica): A dies at once, whatever it was doing.
     await waitFor(async () => (await count(`SELECT count(*)::int AS n FROM ledger_transfers WHERE kind = 'hold_release'`)) > 0, {
       timeoutMs: 30_000,
       intervalMs: 2,
       what: 'the first release',
     });
-    await a.kill();
-    replicas.splice(replicas.indexOf(a), 1);
     // Two replicas again: A restarted next to B.
-    replicas.push(await replica());
+    await drill.killAndRestart(a);
 
     await waitFor(async () => (await count('SELECT count(*)::int AS n FROM ledger_holds')) === 0, { timeoutMs: 30_000, what: 'every held credit released' });
     const releases = await db.query<{ reference: string; n: number }>(

@@ -70,6 +70,9 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   refund_not_allowed: (d) => ({ key: `refunds.why.${d?.why ?? 'not_activated'}` }),
   offerwall_disabled: () => ({ key: 'errors.reasons.offerwall_disabled' }),
   too_many_open_claims: (d, n) => ({ key: 'errors.reasons.too_many_open_claims', values: { limit: n(d?.limit ?? 0) } }),
+  redemptions_paused: () => ({ key: 'errors.reasons.redemptions_paused' }),
+  nothing_to_appeal: () => ({ key: 'errors.reasons.nothing_to_appeal' }),
+  appeal_already_open: () => ({ key: 'errors.reasons.appeal_already_open' }),
 };
 
 /** Nothing better to say: callers with a text of their own for the failure use it instead. */

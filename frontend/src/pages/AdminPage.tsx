@@ -8,6 +8,7 @@ import { CreditClaims } from './admin/CreditClaims';
 import { DeadLetters } from './admin/DeadLetters';
 import { GiftDialog, type GiftTarget } from './admin/GiftDialog';
 import { LinkedAccounts } from './admin/LinkedAccounts';
+import { RedemptionReviews } from './admin/RedemptionReviews';
 import { OperatorQueue } from './admin/OperatorQueue';
 import { Refunds } from './admin/Refunds';
 import { StatsCards } from './admin/StatsCards';
@@ -48,6 +49,7 @@ function AdminConsole() {
       <UserTable onGift={(target) => setGift({ open: true, target })} />
       <OperatorQueue />
       <CreditClaims />
+      <RedemptionReviews />
       <LinkedAccounts />
       <Refunds />
       <DeadLetters />

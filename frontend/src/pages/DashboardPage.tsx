@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { GIFTS_QUERY_KEY } from './redeem/gifts';
 import { BoltIcon, Button, ButtonLink, Card, CheckIcon, GiftIcon, LockIcon, ProgressBar, Select, TargetIcon } from '../ui';
 import { InviteCard } from './referrals/InviteCard';
+import { RedemptionStandingCard } from './redeem/RedemptionStandingCard';
 
 export default function DashboardPage() {
   const { user } = useAuth();
@@ -41,6 +42,7 @@ export default function DashboardPage() {
         <PendingGiftsCard />
         <InstantBanner />
         <NegativeBalanceNote user={user} />
+        <RedemptionStandingCard />
         <ProgressCard user={user} />
         <DeviceCheck variant="card" />
         <GiftedCard user={user} />

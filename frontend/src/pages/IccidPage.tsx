@@ -18,6 +18,7 @@ import { CaptchaDialog } from '../components/captcha/CaptchaDialog';
 import { countryName, formatNumber } from '../lib/format';
 import { useDocumentTitle } from '../lib/useDocumentTitle';
 import { Button, FullPageSpinner, GiftIcon, PageHeader, Select, SimIcon, useToast } from '../ui';
+import { RedemptionStandingCard } from './redeem/RedemptionStandingCard';
 import { coveringGift, GIFTS_QUERY_KEY, planAccess, type PendingGift } from './redeem/gifts';
 import { isValidIccid, normalizeIccid } from './redeem/iccid';
 import { chooseRedeemCall, submitLabel, type PayWith } from './redeem/redemptionFlow';
@@ -130,6 +131,7 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
   return (
     <main id="main" className="page redeem">
       <PageHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} back={{ to: '/task', label: t('redeem.back') }} />
+      <RedemptionStandingCard />
       <RedeemBanner points={user.points} taskCompleted={params.get('task') === 'completed'} hasGift={gifts.length > 0} />
       {redemption.outcome === 'processing' ? (
         <div ref={processingRef} className="processing-focus">

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { envInt, platformConfigSchema } from '@esim/platform';
 
+/** A share between 0 and 1 (a reversal rate). */
+const envRate = (defaultValue: number) => z.coerce.number().min(0).max(1).default(defaultValue);
+
 /** An optional whole number: unset means "as the setting for every wall says". */
 const envOptionalInt = (min: number) => z.coerce.number().int().min(min).optional();
 
@@ -38,6 +41,25 @@ export const rewardsConfigSchema = platformConfigSchema.extend({
   ),
   TRANSACTION_RETENTION_YEARS: envInt(7, 1).describe(
     'Tasks, decided claims, settled redemptions and the ledger\'s settled transfers (transaction records) are deleted after this many years; each account\'s balance is carried forward first, in one `carried_forward` entry (docs/accounts.md, "Retention").',
+  ),
+  RISK_MIN_CREDITS: envInt(5, 1).describe(
+    'Offer-wall credits an account needs before its reversal rate counts for the risk rules: a rate over fewer says little (docs/earning.md, "Risk rules").',
+  ),
+  RISK_REVERSAL_RATE_HOLD: envRate(0.2).describe(
+    "Share of an account's offer-wall credits the walls reversed (0 to 1) from which its credits are held longer (RISK_HOLD_MULTIPLIER, RISK_HOLD_MIN_POINTS).",
+  ),
+  RISK_REVERSAL_RATE_REVIEW: envRate(0.3).describe('Reversal rate (0 to 1) from which each of the account\'s redemptions waits for an admin\'s review, its points reserved.'),
+  RISK_REVERSAL_RATE_PAUSE: envRate(0.5).describe(
+    "Reversal rate (0 to 1) from which the account's redemptions are paused: refused with the reason and the way to appeal, until an admin lifts the pause.",
+  ),
+  RISK_REVIEW_LINKED_ACCOUNTS: envInt(1, 0).describe(
+    'Accounts a shared device links to an account (identity\'s signal) from which its redemptions wait for an admin\'s review; 0: links never require one.',
+  ),
+  RISK_HOLD_MULTIPLIER: envInt(3, 1).describe(
+    "How many times the wall's hold period a risky account's held credits wait (a disposable email, a linked account, or a reversal rate at RISK_REVERSAL_RATE_HOLD). A wall whose period is 0 holds nothing, risky or not.",
+  ),
+  RISK_HOLD_MIN_POINTS: envInt(1, 1).describe(
+    "For a risky account, a credit of at least this many points is held (instead of the wall's minimum, when lower): with 1, every credit waits.",
   ),
   CREDIT_RELEASE_INTERVAL_MS: envInt(15_000, 100).describe(
     'How often each replica looks for held credits that are due and makes them spendable (one replica at a time, under a lock): a release happens within this long of its time.',

@@ -25,6 +25,13 @@ import { TaskKindsAndPages1736400000066 } from './migrations/1736400000066-task-
 import { LedgerCarriedForward1739500000000 } from './migrations/1739500000000-ledger-carried-forward';
 import { rewardsRetention } from './retention/rewards-retention';
 import { RewardsLateWrites1739500000001 } from './migrations/1739500000001-late-writes-of-deleted-accounts';
+import { RedemptionRisk1736400000000 } from './migrations/1736400000000-redemption-risk';
+import { AccountRiskEntity } from './redemption-risk/account-risk.entity';
+import { AccountSignalsChangedEventHandler } from './redemption-risk/account-signals-changed.event-handler';
+import { RedemptionAppealEntity } from './redemption-risk/redemption-appeal.entity';
+import { RedemptionRisk } from './redemption-risk/redemption-risk.service';
+import { RedemptionRiskRpcHandler } from './redemption-risk/redemption-risk.rpc-handler';
+import { RiskRules } from './redemption-risk/risk-rules.policy';
 import { ReferralQualification } from './referrals/referral-qualification';
 import { ReferralQualifiedEventHandler } from './referrals/referral-qualified.event-handler';
 import { Referrals } from './referrals/referrals.service';
@@ -55,7 +62,7 @@ export class RewardsModule {
         ServicePlatformModule.forService({
           name: 'rewards',
           config,
-          entities: [Redemption, TaskEntity, CreditClaimEntity],
+          entities: [Redemption, TaskEntity, CreditClaimEntity, AccountRiskEntity, RedemptionAppealEntity],
           migrations: [
             ...LEDGER_MIGRATIONS,
             Redemptions1732063000000,
@@ -65,6 +72,7 @@ export class RewardsModule {
             OfferwallCreditDetails1736200000001,
             CreditClaims1736300000000,
             Referrals1736300000001,
+            RedemptionRisk1736400000000,
             TaskKindsAndPages1736400000066,
             LedgerCarriedForward1739500000000,
             RewardsLateWrites1739500000001,
@@ -72,9 +80,12 @@ export class RewardsModule {
           retention: rewardsRetention(config),
         }),
       ],
-      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler],
+      controllers: [BalanceRpcHandler, TasksRpcHandler, AdminStatsRpcHandler, RedemptionsRpcHandler, PointsStatementRpcHandler, PointsRankRpcHandler, OperatorQueueRpcHandler, CreditClaimsRpcHandler, ReferralsRpcHandler, ReversalRatesRpcHandler, RedemptionRiskRpcHandler],
       providers: [
         PointsRank,
+        RiskRules,
+        RedemptionRisk,
+        AccountSignalsChangedEventHandler,
         StuckRedemptions,
         CreditClaims,
         Referrals,

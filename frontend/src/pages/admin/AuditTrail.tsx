@@ -19,6 +19,19 @@ const NAMED_ACTIONS = [
   'admin_revoked',
 ];
 
+/** The risk rules' decisions (docs/earning.md, "Risk rules"), named in their feature's texts. */
+const RISK_ACTIONS = [
+  'redemption_review_approve',
+  'redemption_review_reject',
+  'redemptions_pause',
+  'redemptions_require_review',
+  'redemptions_lift',
+  'linked_accounts_not_same_person',
+  'linked_accounts_pause',
+  'linked_accounts_require_review',
+  'linked_accounts_lift',
+];
+
 /** The audit trail (docs/admin.md): every admin action with who, when, what and how it ended; read-only. */
 export function AuditTrail() {
   const { t, i18n } = useTranslation();
@@ -29,7 +42,8 @@ export function AuditTrail() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const entries: AuditEntry[] = audit.data?.pages.flatMap((p) => p.entries) ?? [];
-  const actionLabel = (action: string) => (NAMED_ACTIONS.includes(action) ? t(`admin.audit.actions.${action}`) : action);
+  const actionLabel = (action: string) =>
+    NAMED_ACTIONS.includes(action) ? t(`admin.audit.actions.${action}`) : RISK_ACTIONS.includes(action) ? t(`redemptionRisk.admin.audit.${action}`) : action;
   return (
     <Card title={t('admin.audit.title')} titleId="admin-audit-title">
       <p className="muted small">{t('admin.audit.text')}</p>

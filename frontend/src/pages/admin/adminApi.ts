@@ -9,6 +9,7 @@ export const ADMIN_KEYS = {
   queue: ['/api/admin/operator-queue'] as const,
   claims: ['/api/admin/credit-claims'] as const,
   linked: ['/api/admin/linked-accounts'] as const,
+  reviews: ['/api/admin/redemption-reviews'] as const,
   deadLetters: ['/api/admin/dead-letters'] as const,
   audit: ['admin-audit'] as const,
 };

@@ -68,6 +68,8 @@ describe('redemption flow', () => {
     expect(routeRedemption('manual_transfer_required')).toBe('manual');
     expect(routeRedemption('processing')).toBe('processing');
     expect(routeRedemption('failed')).toBe('failed');
+    expect(routeRedemption('pending_review')).toBe('review');
+    expect(routeRedemption('rejected')).toBe('failed');
     expect(routeRedemption('completed')).toBe('success');
     expect(routeRedemption('something_new')).toBe('success');
   });

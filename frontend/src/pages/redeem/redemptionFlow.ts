@@ -27,12 +27,13 @@ export function submitLabel(pending: boolean, call: RedeemCall, purchaseType: Pu
   return purchaseType === 'new' ? 'purchase' : 'addData';
 }
 
-export type RedemptionRoute = 'activation' | 'manual' | 'processing' | 'failed' | 'success';
+export type RedemptionRoute = 'activation' | 'manual' | 'processing' | 'review' | 'failed' | 'success';
 
 /**
  * Where a redemption's answer takes the person (spec section 4, "Redemption result by status"):
  * a new eSIM to its setup page, a stuck delivery to /success after the server's message, a
- * still-running saga to a "lands later" message, and any other success to /success.
+ * still-running saga to a "lands later" message, one the risk rules hold for an admin to a
+ * "waiting for approval" message (docs/earning.md, "Risk rules"), and any other success to /success.
  */
 export function routeRedemption(status: RedemptionStatus | string): RedemptionRoute {
   switch (status) {
@@ -42,7 +43,10 @@ export function routeRedemption(status: RedemptionStatus | string): RedemptionRo
       return 'manual';
     case 'processing':
       return 'processing';
+    case 'pending_review':
+      return 'review';
     case 'failed':
+    case 'rejected':
       return 'failed';
     default:
       return 'success';

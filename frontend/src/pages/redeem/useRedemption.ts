@@ -15,6 +15,7 @@ import type { SuccessLocationState } from './giftedSummary';
 import { GIFTS_QUERY_KEY } from './gifts';
 import { IdempotencyKeys, isDefiniteAnswer } from './idempotency';
 import { postRedemption } from './redeemApi';
+import { STANDING_QUERY_KEY } from './RedemptionStandingCard';
 import { ACTIVATION_REDIRECT_MS, REDEMPTION_ERROR_TOAST_MS, routeRedemption, type RedeemCall } from './redemptionFlow';
 import { redemptionErrorToast } from './redemptionErrors';
 
@@ -91,6 +92,17 @@ export function useRedemption() {
           outcomeNotices.end(false);
           setOutcome('processing');
           return;
+        case 'review':
+          // The points are set aside; the dashboard's standing card says what happens next.
+          outcomeNotices.end(true);
+          void queryClient.invalidateQueries({ queryKey: STANDING_QUERY_KEY });
+          toast({
+            title: t('redemptionRisk.reviewPendingTitle'),
+            description: t('redemptionRisk.reviewPendingText'),
+            duration: REDEMPTION_ERROR_TOAST_MS,
+          });
+          navigate('/dashboard');
+          return;
         case 'failed':
           outcomeNotices.end(false);
           showFailure(new Error(result.message), a);
@@ -107,6 +119,8 @@ export function useRedemption() {
     },
     onError: (error, a) => {
       outcomeNotices.end(false);
+      // Paused by the risk rules: the standing card shows why and how to appeal.
+      void queryClient.invalidateQueries({ queryKey: STANDING_QUERY_KEY });
       if (isDefiniteAnswer(error)) keys.settle();
       const captcha = error instanceof HttpError && error.status === 403 ? captchaMessageOf(error) : null;
       if (captcha) {

@@ -32,4 +32,6 @@ export const IDENTITY_ERRORS = {
   passkey_not_found: declareError('not_found', 'internal'),
   session_not_found: declareError('not_found', 'internal'),
   session_is_current: declareError('conflict', 'internal'),
+  /** A linked group (docs/earning.md, "Fair fraud control") that no longer links two live accounts. */
+  linked_group_not_found: declareError('not_found', 'operator'),
 } as const;

@@ -24,4 +24,13 @@ export const REWARDS_ERRORS = {
   credit_claim_not_found: declareError('not_found', 'operator'),
   /** Another admin decided the claim first: `status` is what they decided. */
   claim_already_decided: declareError('conflict', 'operator', detailsOf<{ status: string }>()),
+  /** Risk rules (docs/earning.md, "Risk rules"): the account's redemptions are paused; `reasons` say why, the appeal is on the page. */
+  redemptions_paused: declareError('forbidden', 'user', detailsOf<{ reasons: string[] }>()),
+  /** An appeal while redemptions are open: nothing to look at again. */
+  nothing_to_appeal: declareError('conflict', 'user'),
+  /** One appeal waits at a time: the admins answer it first. */
+  appeal_already_open: declareError('conflict', 'user'),
+  redemption_review_not_found: declareError('not_found', 'operator'),
+  /** Another admin decided the review first: `status` is the redemption's status now. */
+  review_already_decided: declareError('conflict', 'operator', detailsOf<{ status: string }>()),
 } as const;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { manualDeliverySchema, OPERATOR_ITEM_KINDS, operatorQueueItemSchema, operatorResolutionSchema } from '../admin/operator-queue';
 import { defineRoute } from '../openapi/define-route';
 import { SERVICES } from '../ports/services';
+import { REDEMPTION_STANDING_STATES, RISK_REASONS } from '../rewards/redemption-risk';
 
 const adminUserSchema = z.object({ id: z.string().uuid(), name: z.string(), email: z.string() });
 
@@ -83,6 +84,8 @@ export const auditQuerySchema = z.object({
 export const linkedAccountsResponseSchema = z.object({
   groups: z.array(
     z.object({
+      /** The shared device's id: what a decision over the group names. */
+      groupId: z.string().uuid(),
       reasons: z.array(z.enum(['shared_device'])),
       accounts: z.array(
         z.object({
@@ -93,6 +96,9 @@ export const linkedAccountsResponseSchema = z.object({
           sharedNetworks: z.number().int(),
           credits: z.number().int(),
           reversals: z.number().int(),
+          /** What the risk rules make of the account's redemptions (docs/earning.md, "Risk rules"). */
+          redemptions: z.enum(REDEMPTION_STANDING_STATES),
+          riskReasons: z.array(z.enum(RISK_REASONS)),
         }),
       ),
     }),

@@ -23,3 +23,4 @@ export * from './referrals.http';
 export * from './export.http';
 export * from './push.http';
 export * from './email-preferences.http';
+export * from './redemption-risk.http';

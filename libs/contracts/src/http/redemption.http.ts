@@ -38,7 +38,11 @@ export const idempotencyKeySchema = z
   .string({ error: 'The Idempotency-Key header is required' })
   .regex(/^[A-Za-z0-9_-]{8,128}$/, 'The Idempotency-Key header must be 8-128 letters, digits, - or _');
 
-export const REDEMPTION_STATUSES = ['processing', 'esim_activation_ready', 'completed', 'manual_transfer_required', 'failed'] as const;
+/**
+ * `pending_review`: the risk rules hold the redemption for an admin, its points reserved (docs/earning.md,
+ * "Risk rules"); `rejected`: the admin refused it and the points came back.
+ */
+export const REDEMPTION_STATUSES = ['processing', 'esim_activation_ready', 'completed', 'manual_transfer_required', 'failed', 'pending_review', 'rejected'] as const;
 export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
 
 /** What the redeem and gift-data calls answer (product-decisions.md, "Redeeming: two calls, one saga"). */
@@ -179,7 +183,7 @@ export type EsimLinesResponse = z.infer<typeof esimLinesResponseSchema>;
 export const redeemHeadersSchema = z.object({ 'Idempotency-Key': idempotencyKeySchema });
 
 const REDEEM_ERRORS = {
-  403: 'No live captcha mark on the session (`reason: captcha_required`): solve the captcha first. A refused top-up spends the mark.',
+  403: 'No live captcha mark on the session (`reason: captcha_required`): solve the captcha first. A refused top-up spends the mark. For points: redemptions paused by the risk rules (`reason: redemptions_paused`, with the reasons and an appeal).',
   409: 'The same Idempotency-Key with a different body.',
   422: "The eSIM provider refused the redemption (the points are given back). For a line outside the user's wallet every refusal reads as line not found.",
   429: 'Too many top-ups (ICCID lookups) for this account or client network: try again after Retry-After.',
@@ -190,7 +194,7 @@ export const RedemptionRoutes = {
   redeemPoints: defineRoute({
     method: 'POST',
     path: '/api/redeem-points',
-    reasons: ['captcha_required', 'insufficient_points', 'account_closed', 'idempotency_key_reused', 'provider_refused', 'too_many_attempts'],
+    reasons: ['captcha_required', 'insufficient_points', 'account_closed', 'idempotency_key_reused', 'provider_refused', 'too_many_attempts', 'redemptions_paused'],
     tag: 'Redemption',
     auth: 'session',
     summary: 'Spend points on a new eSIM or a top-up',

@@ -56,6 +56,8 @@ export const IdentityAdminRpc = {
     z.object({
       groups: z.array(
         z.object({
+          /** The shared device's id: what a decision over the group names. */
+          groupId: z.string().uuid(),
           reasons: z.array(z.enum(['shared_device'])),
           accounts: z.array(
             z.object({ userId: z.string().uuid(), name: z.string(), email: z.string(), disposableEmail: z.boolean(), sharedNetworks: z.number().int() }),
@@ -63,6 +65,16 @@ export const IdentityAdminRpc = {
         }),
       ),
     }),
+  ),
+  /**
+   * The live accounts of a linked group; with `notSamePerson`, the admin decided they are different
+   * people: the device no longer links them (AccountSignalsChanged announces it).
+   */
+  linkedGroup: defineAdminRpc(
+    'identity',
+    'admin-linked-group',
+    z.object({ groupId: z.string().uuid(), notSamePerson: z.boolean().default(false) }),
+    z.object({ userIds: z.array(z.string().uuid()) }),
   ),
   getUsers: defineAdminRpc(
     'identity',

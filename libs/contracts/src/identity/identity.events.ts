@@ -115,3 +115,22 @@ export const ProfileChanged = defineEvent(
     changedAt: z.string().datetime(),
   }),
 );
+
+/**
+ * What identity's fraud signals say of an account changed (docs/earning.md, "Fair fraud control"):
+ * whether its email is on the disposable-domains list, and how many live accounts a shared device
+ * links to it (an admin's "not the same person" takes a link out). Published at sign-up, when a
+ * sign-in links a device, and on an admin's decision; rewards' risk rules read it. `changedAt`
+ * orders copies: an older one never overwrites a newer one.
+ */
+export const AccountSignalsChanged = defineEvent(
+  'identity',
+  'account-signals-changed',
+  1,
+  z.object({
+    userId: z.string().uuid(),
+    disposableEmail: z.boolean(),
+    linkedAccounts: z.number().int().min(0),
+    changedAt: z.string().datetime(),
+  }),
+);

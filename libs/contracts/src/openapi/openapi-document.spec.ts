@@ -100,7 +100,7 @@ describe('the error reasons of each route', () => {
   it('lists the declared reasons a route answers under their declared status', () => {
     const doc = document();
     expect(reasonsAt(doc, 'post', '/api/redeem-points', '409')).toEqual(['insufficient_points', 'idempotency_key_reused']);
-    expect(reasonsAt(doc, 'post', '/api/redeem-points', '403')).toEqual(['csrf_origin', 'captcha_required']);
+    expect(reasonsAt(doc, 'post', '/api/redeem-points', '403')).toEqual(['csrf_origin', 'captcha_required', 'redemptions_paused']);
     expect(reasonsAt(doc, 'post', '/api/redeem-points', '422')).toEqual(['provider_refused']);
     expect(reasonsAt(doc, 'post', '/api/login', '401')).toEqual(['invalid_credentials']);
     expect(reasonsAt(doc, 'get', '/api/esim-lines/{iccid}/usage', '503')).toEqual(['provider_unavailable']);

@@ -1,5 +1,6 @@
 import {
   AccountDeleted,
+  AccountSignalsChanged,
   EmailChanged,
   ExistingAccountSignupAttempted,
   PasswordChanged,
@@ -20,7 +21,7 @@ import { defineServicePort } from './service-port';
 
 export const IdentityPort = defineServicePort('identity', {
   answers: [...Object.values(IdentityRpc), ...Object.values(RecipientRpc), ...Object.values(IdentityAdminRpc), ...Object.values(AuditRpc), ...Object.values(TwoFactorRpc), ...Object.values(PasskeyRpc), ...Object.values(PublicNamesRpc), ...Object.values(MarketingRpc)],
-  publishes: [VerificationCodeIssued, ExistingAccountSignupAttempted, UserRegistered, PasswordResetAsked, PasswordResetRequested, PasswordChanged, EmailChanged, AccountDeleted, ProfileChanged],
+  publishes: [VerificationCodeIssued, ExistingAccountSignupAttempted, UserRegistered, PasswordResetAsked, PasswordResetRequested, PasswordChanged, EmailChanged, AccountDeleted, ProfileChanged, AccountSignalsChanged],
   // Forgot-password answers at once and issues the link from its own event, so that known and
   // unknown addresses take the same time to answer. Its own AccountDeleted, once published, erases
   // from its outbox what it published about the person just before (docs/accounts.md, "Deletion").

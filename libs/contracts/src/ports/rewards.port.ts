@@ -1,5 +1,6 @@
 import { ProvisioningFailed, ProvisioningSucceeded } from '../esim/esim.events';
-import { AccountDeleted, UserRegistered } from '../identity/identity.events';
+import { AccountDeleted, AccountSignalsChanged, UserRegistered } from '../identity/identity.events';
+import { RedemptionRiskAdminRpc, RedemptionRiskRpc } from '../rewards/redemption-risk';
 import { CreditClaimAdminRpc, CreditClaimRpc } from '../rewards/credit-claims';
 import { ReferralQualified, ReferralRpc } from '../rewards/referrals';
 import { PointsReserved, RedemptionRpc } from '../rewards/redemptions';
@@ -10,7 +11,7 @@ import { OfferwallPostbacksAccepted } from '../webhooks/webhooks.events';
 import { defineServicePort } from './service-port';
 
 export const RewardsPort = defineServicePort('rewards', {
-  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc), ...Object.values(CreditClaimRpc), ...Object.values(CreditClaimAdminRpc), ...Object.values(ReferralRpc)],
+  answers: [...Object.values(RewardsRpc), ...Object.values(RedemptionRpc), ...Object.values(RewardsAdminRpc), ...Object.values(CreditClaimRpc), ...Object.values(CreditClaimAdminRpc), ...Object.values(ReferralRpc), ...Object.values(RedemptionRiskRpc), ...Object.values(RedemptionRiskAdminRpc)],
   publishes: [TasksCredited, TaskReversed, PointsReserved, OfferwallPostbackRefused, BalanceChanged, ReferralQualified],
-  consumes: [UserRegistered, AccountDeleted, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted, ReferralQualified],
+  consumes: [UserRegistered, AccountDeleted, AccountSignalsChanged, ProvisioningSucceeded, ProvisioningFailed, OfferwallPostbacksAccepted, ReferralQualified],
 });

@@ -6,3 +6,4 @@ export * from './tasks';
 export * from './rewards-admin.rpc';
 export * from './credit-claims';
 export * from './referrals';
+export * from './redemption-risk';

@@ -12,6 +12,7 @@ import { DeadLettersController } from './dead-letters.controller';
 import { LinkedAccountsController } from './linked-accounts.controller';
 import { KeepgoTestController } from './keepgo-test.controller';
 import { OperatorQueueController } from './operator-queue.controller';
+import { RedemptionReviewsController } from './redemption-reviews.controller';
 import { AdminRefundsController } from './admin-refunds.controller';
 import { UsersExportController } from './users-export.controller';
 
@@ -33,6 +34,7 @@ import { UsersExportController } from './users-export.controller';
     AuditController,
     CreditClaimsAdminController,
     LinkedAccountsController,
+    RedemptionReviewsController,
   ],
   providers: [
     AdminGuard,

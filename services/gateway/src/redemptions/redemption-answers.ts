@@ -66,7 +66,7 @@ export class RedemptionAnswers {
     return {
       redemptionId: shown.redemptionId,
       amountGB: shown.amountGB,
-      pointsUsed: shown.status === 'failed' ? 0 : shown.pointsUsed,
+      pointsUsed: shown.status === 'failed' || shown.status === 'rejected' ? 0 : shown.pointsUsed,
       status: shown.status,
       message: messageOf(shown),
       iccid: shown.iccid,
@@ -87,6 +87,10 @@ function messageOf(v: RedemptionView): string {
     case 'manual_transfer_required':
     case 'failed':
       return v.failure?.message ?? 'Our support team will complete this redemption.';
+    case 'pending_review':
+      return 'An admin checks this redemption before it goes ahead; its points are set aside meanwhile. You will find the answer on your dashboard.';
+    case 'rejected':
+      return v.failure?.message ?? 'An admin did not approve this redemption; its points are back in your balance.';
     case 'processing':
       return 'Your redemption is being processed. The result will appear on your dashboard, in your history and in My eSIMs.';
   }

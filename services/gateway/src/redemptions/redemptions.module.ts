@@ -7,6 +7,7 @@ import { PointsStatementController } from './points-statement.controller';
 import { QrCodes } from './qr-codes';
 import { RedeemController } from './redeem.controller';
 import { RedemptionAnswers } from './redemption-answers';
+import { RedemptionStandingController } from './redemption-standing.controller';
 
 /**
  * Redeeming (points or gifts), the points statement and QR codes (docs/redemption.md);
@@ -15,7 +16,7 @@ import { RedemptionAnswers } from './redemption-answers';
  */
 @Module({
   imports: [CaptchaModule, RateLimitsModule],
-  controllers: [RedeemController, PointsStatementController, GenerateQrController],
+  controllers: [RedeemController, PointsStatementController, GenerateQrController, RedemptionStandingController],
   providers: [QrCodes, RedemptionAnswers, IccidLookups],
   // The wallet shows its lines' QR codes too.
   exports: [QrCodes],

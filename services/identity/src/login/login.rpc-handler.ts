@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { IdentityRpc, RpcRequest, RpcResponse } from '@esim/contracts';
-import { AppError, RpcHandler } from '@esim/platform';
+import { AppError, RpcHandler, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { DeviceSignals } from '../referrals/device-signals';
 import { PasswordHasher } from '../credentials/password-hasher';
@@ -25,6 +25,7 @@ export class LoginRpcHandler {
     private readonly audit: AuditLog,
     private readonly secondFactor: SecondFactor,
     private readonly devices: DeviceSignals,
+    private readonly uow: UnitOfWork,
   ) {}
 
   @RpcHandler(IdentityRpc.login)
@@ -46,8 +47,11 @@ export class LoginRpcHandler {
       user.passwordHash = upgraded;
     }
     // The password was right: the device is one this account uses (docs/earning.md, "Referrals").
-    await this.devices.record(this.db.manager, user.id, deviceId);
-    await this.devices.recordNetwork(this.db.manager, user.id, network);
+    // A device new to the account may link it to others: their signals are announced with it (the risk rules).
+    await this.uow.run(async (tx) => {
+      if (await this.devices.record(tx.manager, user.id, deviceId)) await this.devices.announceWithLinked(tx, user.id);
+      await this.devices.recordNetwork(tx.manager, user.id, network);
+    });
     // The password was right; with 2FA on, the sign-in is complete only after the second step.
     if (await this.secondFactor.isEnabled(user.id)) return { user: toIdentityUser(user), twoFactorRequired: true };
     this.audit.record('sign_in', { userId: user.id });

@@ -3,6 +3,7 @@ import { AccountDeleted, DEFAULT_USER_SETTINGS, IdentityRpc, RpcMeta, RpcRespons
 import { actingUserId, OutboxErasure, RpcHandler, UnitOfWork } from '@esim/platform';
 import { AuditLog } from '../audit/audit-log';
 import { PasswordResetToken } from '../password-reset/password-reset-token.entity';
+import { DeviceSignals } from '../referrals/device-signals';
 import { VerificationCodes } from '../registration/verification-codes';
 import { User } from '../users/user.entity';
 import { Users } from '../users/users';
@@ -21,6 +22,7 @@ export class DeleteAccountRpcHandler {
     private readonly users: Users,
     private readonly codes: VerificationCodes,
     private readonly audit: AuditLog,
+    private readonly devices: DeviceSignals,
   ) {}
 
   @RpcHandler(IdentityRpc.deleteAccount)
@@ -28,6 +30,7 @@ export class DeleteAccountRpcHandler {
     const userId = actingUserId(meta);
     await this.uow.run(async (tx) => {
       const user = await this.users.require(userId, tx.manager, { lock: true });
+      const linked = await this.devices.linkedTo(tx.manager, userId);
       await this.codes.forget(tx.manager, [user.email], userId);
       await tx.manager.getRepository(PasswordResetToken).delete({ userId });
       await tx.manager.query('DELETE FROM two_factor_recovery_codes WHERE user_id = $1', [userId]);
@@ -49,6 +52,8 @@ export class DeleteAccountRpcHandler {
       // email and name: the published ones go now. AccountDeleted itself names only the id.
       await OutboxErasure.erase(tx.manager, [userId, user.email]);
       tx.publish(AccountDeleted, { userId, deletedAt: deletedAt.toISOString() });
+      // The accounts a device linked to this one are linked to one fewer (the risk rules).
+      await this.devices.announce(tx, linked);
     });
     this.audit.record('account_deleted', { userId });
     return { userId };

@@ -55,6 +55,8 @@ export class VerifyEmailRpcHandler {
         await this.devices.recordNetwork(tx.manager, user.id, network);
         const referral = referralCode ? await this.referralOf(tx.manager, user, referralCode, deviceId) : undefined;
         tx.publish(UserRegistered, { userId: user.id, email, name, locale, registeredAt: user.createdAt.toISOString(), referral });
+        // The fraud signals of the new account and of any account its device links (the risk rules).
+        await this.devices.announceWithLinked(tx, user.id);
         return user;
       })
       .catch((err: unknown) => {

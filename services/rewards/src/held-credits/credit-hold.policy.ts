@@ -17,8 +17,10 @@ interface Hold {
 @Injectable()
 export class CreditHoldPolicy {
   private readonly holds: Record<OfferwallId, Hold>;
+  private readonly risky: { minPoints: number; multiplier: number };
 
   constructor(@Inject(CONFIG) config: RewardsConfig) {
+    this.risky = { minPoints: config.RISK_HOLD_MIN_POINTS, multiplier: config.RISK_HOLD_MULTIPLIER };
     const hold = (minPoints: number | undefined, seconds: number | undefined): Hold => ({
       minPoints: minPoints ?? config.CREDIT_HOLD_MIN_POINTS,
       seconds: seconds ?? config.CREDIT_HOLD_SECONDS,
@@ -32,9 +34,15 @@ export class CreditHoldPolicy {
     };
   }
 
-  /** When a credit of `points` from `wall`, credited at `now`, becomes spendable; null: at once. */
-  heldUntil(wall: OfferwallId, points: number, now: Date): Date | null {
-    const { minPoints, seconds } = this.holds[wall];
+  /**
+   * When a credit of `points` from `wall`, credited at `now`, becomes spendable; null: at once. A
+   * risky account's (the risk rules, docs/earning.md "Risk rules") waits RISK_HOLD_MULTIPLIER times
+   * as long, from RISK_HOLD_MIN_POINTS when that is lower than the wall's minimum.
+   */
+  heldUntil(wall: OfferwallId, points: number, now: Date, risky = false): Date | null {
+    const hold = this.holds[wall];
+    const minPoints = risky ? Math.min(hold.minPoints, this.risky.minPoints) : hold.minPoints;
+    const seconds = risky ? hold.seconds * this.risky.multiplier : hold.seconds;
     if (seconds === 0 || points < minPoints) return null;
     return new Date(now.getTime() + seconds * 1000);
   }

@@ -12,6 +12,7 @@ import { UnitOfWork } from '@esim/platform';
 import { asUser, waitFor } from '@esim/testing';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
+import { AcceptedPostbacks } from '../testing/accepted-postbacks';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
@@ -37,31 +38,12 @@ describe('held credits', () => {
   });
   afterEach(() => expectLedgerInvariants(rewards.db));
 
-  const accepted = (userId: string, over: Partial<AcceptedPostback> = {}): AcceptedPostback => {
-    const transactionId = over.transactionId ?? `tx-${randomUUID()}`;
-    return {
-      deliveryId: randomUUID(),
-      provider: 'cpx',
-      action: 'credit',
-      transactionId,
-      creditTransactionId: transactionId,
-      userId,
-      points: 120,
-      taskType: 'offer_completion',
-      ...over,
-    };
-  };
+  const accepted = AcceptedPostbacks.credit;
   const deliver = async (...postbacks: AcceptedPostback[]) => {
     const envelope = await rewards.publish(OfferwallPostbacksAccepted, { postbacks, acceptedAt: new Date().toISOString() });
     await rewards.applied(envelope);
   };
-  const reversalOf = (credit: AcceptedPostback, over: Partial<AcceptedPostback> = {}): AcceptedPostback => ({
-    ...credit,
-    deliveryId: randomUUID(),
-    action: 'reverse',
-    transactionId: `${credit.transactionId}-r`,
-    ...over,
-  });
+  const { reversalOf } = AcceptedPostbacks;
   const balance = (userId: string) => asUser(userId, () => rewards.rpc.call(RewardsRpc.getVersionedBalance, {}));
   const statement = async (userId: string) => (await asUser(userId, () => rewards.rpc.call(RedemptionRpc.getPointsStatement, {}))).entries;
   const releasesOf = async (provider: string, transactionId: string): Promise<number> =>

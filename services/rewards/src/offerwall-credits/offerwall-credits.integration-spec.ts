@@ -17,6 +17,7 @@ import {
 import { AmqpConnection, DeadLetters } from '@esim/platform';
 import { asUser, shuffled, TEST_AMQP_URL, waitFor } from '@esim/testing';
 import { EVENT_BATCH } from '../../../../libs/platform/src/messaging/event-batch';
+import { AcceptedPostbacks } from '../testing/accepted-postbacks';
 import { expectLedgerInvariants } from '../testing/ledger-invariants';
 import { RewardsUnderTest, startRewardsUnderTest } from '../testing/rewards-harness';
 
@@ -37,20 +38,7 @@ describe('offer-wall credits (accepted postbacks applied to the ledger)', () => 
     await rewards.stop();
   });
 
-  const accepted = (userId: string, over: Partial<Accepted> = {}): Accepted => {
-    const transactionId = over.transactionId ?? `tx-${randomUUID()}`;
-    return {
-      deliveryId: randomUUID(),
-      provider: 'cpx',
-      action: 'credit',
-      transactionId,
-      creditTransactionId: transactionId,
-      userId,
-      points: 120,
-      taskType: 'app_install',
-      ...over,
-    };
-  };
+  const accepted = (userId: string, over: Partial<Accepted> = {}): Accepted => AcceptedPostbacks.credit(userId, { taskType: 'app_install', ...over });
   const deliver = async (payload: Accepted | AcceptedEvent, id?: string) => {
     const envelope = await rewards.publish(OfferwallPostbacksAccepted, 'postbacks' in payload ? payload : acceptedTogether(payload), id ? { id } : {});
     await waitFor(async () => (await rewards.db.query('SELECT 1 FROM inbox_events WHERE event_id = $1', [envelope.id])).length === 1, {

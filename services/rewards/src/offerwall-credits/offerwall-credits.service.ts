@@ -5,6 +5,7 @@ import { CreditHoldPolicy } from '../held-credits/credit-hold.policy';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
 import { Transfer, UserAccount } from '../ledger/ledger.types';
+import { RiskRules } from '../redemption-risk/risk-rules.policy';
 import { Tasks } from '../tasks/tasks';
 import { CreditNotAppliedYetException } from './credit-not-applied-yet.exception';
 
@@ -27,6 +28,7 @@ export class OfferwallCredits {
     private readonly tasks: Tasks,
     private readonly balances: BalanceAnnouncements,
     private readonly holds: CreditHoldPolicy,
+    private readonly risk: RiskRules,
   ) {}
 
   async apply(tx: Tx, postbacks: readonly AcceptedPostback[]): Promise<void> {
@@ -59,6 +61,7 @@ export class OfferwallCredits {
     for (const p of postbacks) if (accounts.get(p.userId)!.closed) this.refuse(tx, p, 'rejected_unknown_user');
 
     const now = new Date();
+    const risky = open.length ? await this.risk.longerHolds(tx.manager, open.map((p) => p.userId)) : new Set<string>();
     const results = await this.ledger.creditMany(
       tx.manager,
       'offerwall_credit',
@@ -67,8 +70,9 @@ export class OfferwallCredits {
         accountId: accounts.get(p.userId)!.id,
         amount: p.points,
         reference: creditReference(p.provider, p.creditTransactionId),
-        // Large credits wait before they can be spent: walls reverse fraud days later (docs/earning.md, "Held credits").
-        heldUntil: this.holds.heldUntil(p.provider, p.points, now),
+        // Large credits wait before they can be spent: walls reverse fraud days later (docs/earning.md,
+        // "Held credits"); a risky account's wait longer, and smaller ones too ("Risk rules").
+        heldUntil: this.holds.heldUntil(p.provider, p.points, now, risky.has(p.userId)),
       })),
     );
     const credited = open.flatMap((p, i) => (results[i].created ? [{ p, transfer: results[i].transfer }] : []));

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventPayload, OperatorQueueItem, PointsReserved, RedemptionFacts, STUCK_AFTER_SECONDS } from '@esim/contracts';
+import { OperatorQueueItem, PointsReserved, RedemptionFacts, STUCK_AFTER_SECONDS } from '@esim/contracts';
 import { AppError, UnitOfWork } from '@esim/platform';
 import { DataSource } from 'typeorm';
+import { pointsReservedOf } from '../redemptions/points-reserved-payload';
 import { Redemption } from '../redemptions/redemption.entity';
 
 /** A second retry of the same redemption within this long is refused: the first one is on its way. */
@@ -108,17 +109,7 @@ export class StuckRedemptions {
       if (recent)
         throw new AppError('retry_in_progress', 'A retry of this redemption was just sent; wait a minute before sending another.');
       const [reservation] = await m.query('SELECT created_at FROM ledger_transfers WHERE id = $1', [r.reservationId]);
-      tx.publish(PointsReserved, {
-        redemptionId: r.id,
-        userId: r.userId,
-        planTier: r.planTier,
-        amountGB: r.amountGB,
-        points: r.points,
-        purchaseType: r.kind === 'new' ? 'new' : 'existing',
-        country: r.country as EventPayload<typeof PointsReserved>['country'],
-        iccid: r.targetIccid,
-        reservedAt: new Date(reservation?.created_at ?? r.createdAt).toISOString(),
-      });
+      tx.publish(PointsReserved, pointsReservedOf(r, new Date(reservation?.created_at ?? r.createdAt)));
       const [row] = await m.query(
         `INSERT INTO redemption_operator_actions (redemption_id, action, admin_id, detail) VALUES ($1, 'retry', $2, 'PointsReserved sent again') RETURNING at`,
         [redemptionId, adminId],

@@ -1,11 +1,12 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { ProvisioningKind, RedeemablePlanTier, RedemptionStatus } from '@esim/contracts';
+import type { ProvisioningKind, RedeemablePlanTier, RedemptionStatus, RiskReason } from '@esim/contracts';
 
 /**
  * A redemption paid with points (migration 1732063000000-redemptions). Its ledger reservation has
  * reference = id; `status` moves once from processing to a settled state, together with the
  * ledger's post (esim_activation_ready, completed) or void (failed), or to manual_transfer_required
- * while the points stay reserved.
+ * while the points stay reserved. The risk rules may first hold it as pending_review (points
+ * reserved) until an admin approves it (processing) or rejects it (rejected, voided).
  */
 @Entity({ name: 'redemptions' })
 export class Redemption {
@@ -29,6 +30,10 @@ export class Redemption {
   @Column({ name: 'provider_transaction_id', type: 'text', nullable: true }) providerTransactionId!: string | null;
   @Column({ name: 'failure_reason', type: 'text', nullable: true }) failureReason!: string | null;
   @Column({ name: 'failure_message', type: 'text', nullable: true }) failureMessage!: string | null;
+  /** Why the risk rules sent it to an admin (status pending_review; docs/earning.md, "Risk rules"). */
+  @Column({ name: 'review_reasons', type: 'text', array: true, nullable: true }) reviewReasons!: RiskReason[] | null;
+  @Column({ name: 'reviewed_by', type: 'uuid', nullable: true }) reviewedBy!: string | null;
+  @Column({ name: 'review_note', type: 'text', nullable: true }) reviewNote!: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'settled_at', type: 'timestamptz', nullable: true }) settledAt!: Date | null;
 }

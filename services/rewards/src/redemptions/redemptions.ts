@@ -9,11 +9,14 @@ import {
   RedeemCommand,
   redeemCommandSchema,
   redeemablePlan,
+  RedemptionReviewDecision,
   RedemptionView,
 } from '@esim/contracts';
 import { afterCommit, AppError, Counter, Metrics, Tx, UnitOfWork } from '@esim/platform';
 import { BalanceAnnouncements } from '../ledger/balance-announcements';
 import { Ledger } from '../ledger/ledger';
+import { RiskRules } from '../redemption-risk/risk-rules.policy';
+import { pointsReservedOf } from './points-reserved-payload';
 import { Redemption } from './redemption.entity';
 import { toRedemptionView } from './redemption-view';
 
@@ -34,11 +37,12 @@ export class Redemptions {
     private readonly uow: UnitOfWork,
     private readonly ledger: Ledger,
     private readonly balances: BalanceAnnouncements,
+    private readonly risk: RiskRules,
     metrics: Metrics,
   ) {
     this.statuses = metrics.counter({
       name: 'redemptions_total',
-      help: 'Point redemptions reaching each status, counted at commit: processing (points reserved), completed or esim_activation_ready (delivered), failed (refused, points released), manual_transfer_required (provider unreachable, points held for an operator).',
+      help: 'Point redemptions reaching each status, counted at commit: processing (points reserved), pending_review (points reserved, waiting for an admin: the risk rules), rejected (refused by an admin, points released), completed or esim_activation_ready (delivered), failed (refused, points released), manual_transfer_required (provider unreachable, points held for an operator).',
       labelNames: ['status'],
     });
   }
@@ -50,7 +54,10 @@ export class Redemptions {
   /**
    * Records the redemption (unique per user + key), reserves its points and publishes
    * PointsReserved, all or nothing. The same key again answers the first redemption; the same key
-   * with another request is a 409. Insufficient points: a 409 and nothing written.
+   * with another request is a 409. Insufficient points: a 409 and nothing written. The risk rules
+   * (docs/earning.md, "Risk rules") answer first: paused redemptions are a 403 with the reasons
+   * and nothing written; a redemption under review keeps its points reserved and waits for an
+   * admin (pending_review) instead of going to esim.
    */
   async redeem(userId: string, command: RedeemCommand): Promise<RedemptionView> {
     const { idempotencyKey, request } = redeemCommandSchema.parse(command);
@@ -79,23 +86,66 @@ export class Redemptions {
         }
         return toRedemptionView(earlier);
       }
+      const standing = await this.risk.standing(m, userId);
+      if (standing.state === 'paused') {
+        throw new AppError('redemptions_paused', 'Your redemptions are paused while we look at your account. You can appeal from your dashboard.', {
+          details: { reasons: standing.reasons },
+        });
+      }
       const reservation = await this.ledger.reserve(m, { userId, amount: plan.pointsCost, reference: wanted.id });
-      await m.update(Redemption, { id: wanted.id }, { reservationId: reservation.id });
+      const review = standing.state === 'review';
+      await m.update(Redemption, { id: wanted.id }, { reservationId: reservation.id, ...(review ? { status: 'pending_review' as const, reviewReasons: standing.reasons } : {}) });
       await this.balances.announce(tx, [userId]);
-      tx.publish(PointsReserved, {
-        redemptionId: wanted.id,
-        userId,
-        planTier: plan.tier,
-        amountGB: plan.amountGB,
-        points: plan.pointsCost,
-        purchaseType: request.purchaseType,
-        country: wanted.country as EventPayload<typeof PointsReserved>['country'],
-        iccid: wanted.targetIccid,
-        reservedAt: reservation.createdAt.toISOString(),
+      const saved = await m.findOneByOrFail(Redemption, { id: wanted.id });
+      if (review) {
+        this.counted(tx, 'pending_review');
+        this.log.log(`redemption ${wanted.id}: ${plan.pointsCost} points of ${userId} reserved, waiting for an admin's review (${standing.reasons.join(', ')})`);
+      } else {
+        this.proceed(tx, saved, reservation.createdAt);
+        this.log.log(`redemption ${wanted.id}: ${plan.pointsCost} points of ${userId} reserved for ${plan.tier} (${kind})`);
+      }
+      return toRedemptionView(saved);
+    });
+  }
+
+  /** Hands a redemption whose points are reserved to esim (PointsReserved), as `processing`. */
+  private proceed(tx: Tx, r: Redemption, reservedAt: Date): void {
+    tx.publish(PointsReserved, pointsReservedOf(r, reservedAt));
+    this.counted(tx, 'processing');
+  }
+
+  /**
+   * An admin's decision over a redemption under review, once (the row lock: the second of two
+   * admins finds it decided): approved, it goes to esim as any other; rejected, its reservation is
+   * voided (the points come back) and the admin's reason is what the user reads.
+   */
+  async reviewed(redemptionId: string, adminId: string, d: RedemptionReviewDecision): Promise<{ redemptionId: string; status: string }> {
+    return this.uow.run(async (tx) => {
+      const m = tx.manager;
+      const r = await m.findOne(Redemption, { where: { id: redemptionId }, lock: { mode: 'pessimistic_write' } });
+      if (!r) throw new AppError('redemption_review_not_found', 'No such redemption.');
+      if (r.status !== 'pending_review')
+        throw new AppError('review_already_decided', `This redemption was already decided (${r.status}).`, { details: { status: r.status } });
+      if (d.decision === 'approve') {
+        await m.update(Redemption, { id: r.id }, { status: 'processing', reviewedBy: adminId, reviewNote: d.reason });
+        this.proceed(tx, r, new Date());
+        this.log.log(`redemption ${r.id}: approved by admin ${adminId}`);
+        return { redemptionId: r.id, status: 'processing' };
+      }
+      await this.balances.lock(m, [r.userId]);
+      await this.ledger.void(m, r.reservationId!);
+      await this.balances.announce(tx, [r.userId]);
+      await m.update(Redemption, { id: r.id }, {
+        status: 'rejected',
+        reviewedBy: adminId,
+        reviewNote: d.reason,
+        failureReason: 'review_rejected',
+        failureMessage: d.reason,
+        settledAt: new Date(),
       });
-      this.counted(tx, 'processing');
-      this.log.log(`redemption ${wanted.id}: ${plan.pointsCost} points of ${userId} reserved for ${plan.tier} (${kind})`);
-      return toRedemptionView(await m.findOneByOrFail(Redemption, { id: wanted.id }));
+      this.counted(tx, 'rejected');
+      this.log.log(`redemption ${r.id}: rejected by admin ${adminId}, ${r.points} points released`);
+      return { redemptionId: r.id, status: 'rejected' };
     });
   }
 
