@@ -41,7 +41,7 @@ describe('held credits released by two replicas, one killed mid-release', () => 
 
   const replica = () =>
     RewardsProcess.start(
-      rewards.ns.env('rewards', { WEBHOOKS_DB_SCHEMA: rewards.ns.schema('webhooks'), ...HOLD, CREDIT_RELEASE_INTERVAL_MS: '100' }) as NodeJS.ProcessEnv,
+      rewards.ns.env('rewards', { ...HOLD, CREDIT_RELEASE_INTERVAL_MS: '100' }) as NodeJS.ProcessEnv,
     );
   const count = async (sql: string, params: unknown[] = []) => (await db.query<{ n: number }>(sql, params)).rows[0].n;
 
