@@ -38,6 +38,7 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
  * re-run on every deploy or `npm start`:
  *
  * - a missing role is created, an existing one gets the password given (none: left as it is);
+ *   roles are the cluster's, so databases side by side (the tests') share them, each its schemas;
  * - a schema that exists already (created by the administrator's own login in an earlier
  *   release) is handed to the role with every table, view, sequence, function and type in it;
  * - `extensions` are created here (in `public`), since creating one needs more than a service
@@ -66,7 +67,9 @@ export async function ensureServiceRoles(adminUrl: string, roles: readonly Servi
           if (postgresError(err).code !== PG_ERROR.duplicateObject) throw err;
         }
       }
-      await client.query(`ALTER ROLE ${ident(r.role)} ${attrs}${password}`);
+      // Only with a password to set: roles are the cluster's, and two databases' steps altering one
+      // role at the same moment would collide ("tuple concurrently updated").
+      if (password) await client.query(`ALTER ROLE ${ident(r.role)} ${attrs}${password}`);
       await client.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${ident(db)} TO ${ident(r.role)}`);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(r.schema)} AUTHORIZATION ${ident(r.role)}`);
       await client.query(`ALTER SCHEMA ${ident(r.schema)} OWNER TO ${ident(r.role)}`);
