@@ -3,10 +3,11 @@
 // administrator's login (docs/operations.md, "Database roles"). Idempotent: run it before the
 // services start on every deploy (deploy/k8s: the db-roles Job) and `npm start` runs it too.
 //
-//   DATABASE_ADMIN_URL=postgres://admin@host/esim ESIM_IDENTITY_DB_PASSWORD=… … node scripts/db-roles.mjs
+//   DATABASE_ADMIN_URL=postgres://admin@host/esim ESIM_IDENTITY_DATABASE_URL=postgres://esim_identity:…@host/esim … node scripts/db-roles.mjs
 //
-// DATABASE_ADMIN_URL (else DATABASE_URL) must be able to create roles and schemas. Passwords come
-// from ESIM_<SERVICE>_DB_PASSWORD; each service's schema is its name (the services' default DB_SCHEMA).
+// DATABASE_ADMIN_URL (else DATABASE_URL) must be able to create roles and schemas. Each service's
+// role and password come from ESIM_<SERVICE>_DATABASE_URL, the DATABASE_URL its pods get (without
+// one: esim_<service>, no password); its schema is its name (the services' default DB_SCHEMA).
 // Prints each service's DATABASE_URL without its password. Needs the build (npm run build:backend).
 // TLS: DB_TLS, DB_TLS_CA_FILE, DB_TLS_SERVERNAME, as the services read them.
 import path from 'node:path';

@@ -14,18 +14,19 @@ const { BACKEND_SERVICES } = require(path.join(root, 'libs/contracts/dist/ports/
 const EXTENSIONS = ['pg_trgm'];
 
 /**
- * Each service that owns a schema (every backend service; the gateway has no database): its role
- * `esim_<service>` (serviceRoleName), its schema (its name, the services' default DB_SCHEMA) and
- * its password (`ESIM_<SERVICE>_DB_PASSWORD`; none: pg_hba.conf decides).
+ * Each service that owns a schema (every backend service; the gateway has no database): its schema
+ * (its name, the services' default DB_SCHEMA), and its role and password from
+ * `ESIM_<SERVICE>_DATABASE_URL`, the DATABASE_URL its pods get (deploy/k8s/db-roles.yaml); without
+ * one, the role `esim_<service>` (serviceRoleName) with no password (pg_hba.conf decides: `npm start`).
  */
 export function serviceRoles(env = process.env) {
   const { serviceRoleName } = require(path.join(root, 'libs/platform/dist/persistence/service-roles.js'));
-  return BACKEND_SERVICES.map((service) => ({
-    service,
-    role: serviceRoleName(service),
-    schema: service,
-    password: env[`ESIM_${service.toUpperCase()}_DB_PASSWORD`] || undefined,
-  }));
+  return BACKEND_SERVICES.map((service) => {
+    const own = env[`ESIM_${service.toUpperCase()}_DATABASE_URL`];
+    if (!own) return { service, role: serviceRoleName(service), schema: service };
+    const url = new URL(own);
+    return { service, role: decodeURIComponent(url.username), schema: service, password: url.password ? decodeURIComponent(url.password) : undefined };
+  });
 }
 
 /**
