@@ -57,7 +57,7 @@ describe('TLS to the backing services', () => {
     }, 30_000);
     /** PING through a client of createRedisClient; it tries once, so a refusal is an answer, not a retry loop. */
     async function ping(caFile: string, servername?: string): Promise<string> {
-      const redis = createRedisClient({ REDIS_URL: `rediss://127.0.0.1:${port}`, REDIS_TLS_CA_FILE: caFile, REDIS_TLS_SERVERNAME: servername }, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const redis = createRedisClient({ REDIS_URL: `rediss://127.0.0.1:${port}`, REDIS_TLS_CA_FILE: caFile, REDIS_TLS_SERVERNAME: servername, REDIS_SENTINEL_MASTER: 'mymaster' }, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
       // The TLS refusal is told on 'error'; connect() then only says the connection closed.
       const errors: Error[] = [];
       redis.on('error', (err: Error) => errors.push(err));
