@@ -1,4 +1,7 @@
-import type { Client } from 'pg';
+/** What the step needs of the administrator's connection (a `pg` Client, which the roles step opens). */
+interface AdminConnection {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<{ present: boolean }> }>;
+}
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -12,7 +15,7 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * migration. Nothing to move (a fresh database, or moved before): nothing happens. The roles step
  * then hands the tables to the webhooks role with everything else in its schema.
  */
-export async function handOverWebhookTransactions(admin: Client, schemas: { rewards: string; webhooks: string }): Promise<boolean> {
+export async function handOverWebhookTransactions(admin: AdminConnection, schemas: { rewards: string; webhooks: string }): Promise<boolean> {
   const waiting = await admin.query('SELECT to_regclass($1) IS NOT NULL AS present', [`${ident(schemas.rewards)}.handover_webhook_transactions`]);
   if (!waiting.rows[0].present) return false;
   const rw = ident(schemas.rewards);
