@@ -17,6 +17,9 @@
 // PORT_OFFSET=N moves every port (the gateway's included) by N, to run beside another copy.
 // The provider emulators (sandboxes/, port 3107) run too when a provider has no credentials and
 // SANDBOXES_URL names no copy of them running elsewhere; the services then reach them there.
+// Each backend service connects to Postgres as a role of its own, which this script makes first with
+// DATABASE_URL's login (scripts/lib/db-roles.mjs; docs/operations.md, "Database roles"); DB_ROLES=off
+// runs every service with DATABASE_URL's login instead.
 // CREDITING_NICE=N (default 10, 0 = an equal share) is rewards' scheduling priority against the
 // other services when the cores are short (below, "The answers first").
 import { spawn } from 'node:child_process';
