@@ -34,6 +34,8 @@ COPY libs libs
 COPY services services
 COPY sandboxes sandboxes
 COPY frontend frontend
+# The roles step (deploy/k8s/db-roles.yaml runs scripts/db-roles.mjs with the built libraries).
+COPY scripts scripts
 # The emulators' build leaves /app for /sandboxes: what the production stage copies has none of it.
 RUN NX_DAEMON=false NX_NO_CLOUD=true npm run build \
   && npm prune --omit=dev --no-audit --no-fund \

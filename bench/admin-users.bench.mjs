@@ -77,7 +77,6 @@ async function startProcess(service, extra = {}) {
     // The gateway and webhooks answer /health on their operator port only.
     OPS_PORT: String(healthPort),
     RPC_TIMEOUT_MS: '30000',
-    WEBHOOKS_DB_SCHEMA: schema('webhooks'),
     ADMIN_POINTS_REFRESH_MS: '1000',
     ...extra,
   };

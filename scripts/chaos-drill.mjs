@@ -18,23 +18,15 @@
 //   - no 5xx answer outside the windows in which a service was down or a server cut.
 // Needs the backend built (npm run build:backend) and Postgres, RabbitMQ and Redis running.
 //   node scripts/chaos-drill.mjs [--seconds 300] [--seed 1] [--kills 11] [--port-offset 700] [--hold-seconds 20] [--keep]
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dropRun, drillEnv, drillRun, launchLogged, option, recordAnswers, requireBuilt, sleep } from './lib/drill.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-
-function option(name, fallback) {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const next = process.argv[i + 1];
-  return next === undefined || next.startsWith('--') ? true : next;
-}
 const SECONDS = Number(option('seconds', 300));
 const SEED = Number(option('seed', 1));
 const KILLS = Number(option('kills', 11));
@@ -54,12 +46,7 @@ for (const [name, value, min] of [['seconds', SECONDS, 30], ['seed', SEED, 0], [
   }
 }
 
-for (const built of ['libs/contracts/dist/ports/services.js', 'libs/testing/dist/tcp-proxy.js', 'services/webhooks/dist/postbacks/providers/index.js', 'sandboxes/dist/main.js']) {
-  if (!existsSync(path.join(root, built))) {
-    console.error(`${built} is missing: run "npm run build:backend" first.`);
-    process.exit(2);
-  }
-}
+requireBuilt(['libs/contracts/dist/ports/services.js', 'libs/testing/dist/tcp-proxy.js', 'services/webhooks/dist/postbacks/providers/index.js', 'sandboxes/dist/main.js']);
 // Ports, entry points and the emulators' process as scripts/start-all.mjs has them.
 const product = await import('./lib/product-env.mjs');
 const { SERVICES } = product;
@@ -69,9 +56,6 @@ const { sandboxCredentials } = require(path.join(root, 'services/webhooks/dist/o
 const { OFFERWALL_IDS, STRIPE_SANDBOX_PUBLISHABLE_KEY } = require(path.join(root, 'libs/contracts/dist/index.js'));
 const { Client } = require('pg');
 const amqplib = require('amqplib');
-const Redis = require('ioredis');
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** mulberry32: a small seeded generator, so that a run's schedule of faults can be replayed with --seed. */
 function seeded(seed) {
   let a = seed >>> 0;
@@ -87,44 +71,22 @@ const rng = seeded(SEED);
 const pick = (list, r = rng) => list[Math.floor(r() * list.length)];
 
 // ---- Where the drill's product lives -------------------------------------------------------
-const RUN = `chaos_${randomBytes(4).toString('hex')}`;
-const RUN_DIR = path.join(root, 'var/chaos-drill', RUN);
-mkdirSync(path.join(RUN_DIR, 'mail'), { recursive: true });
-const BASE_DATABASE = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-const BASE_AMQP = new URL(process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672');
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DRILL = drillRun('chaos', 'chaos-drill');
+const { run: RUN, dir: RUN_DIR, baseDatabase: BASE_DATABASE } = DRILL;
+const BASE_AMQP = new URL(DRILL.amqpUrl);
 const portOf = (name) => product.portOf(name, { offset: OFFSET });
 const opsPortOf = (name) => product.opsPortOf(name, { offset: OFFSET });
 const GATEWAY_PORT = portOf('gateway');
 const GATEWAY = `http://127.0.0.1:${GATEWAY_PORT}`;
-const directDatabaseUrl = (() => {
-  const u = new URL(BASE_DATABASE);
-  u.pathname = `/${RUN}`;
-  return u.toString();
-})();
+const directDatabaseUrl = DRILL.database.toString();
 
 // bench/lib/product-client.mjs reads where the product and its mail are when it is loaded.
 process.env.GATEWAY_URL = GATEWAY;
-process.env.MAIL_OUTBOX_DIR = path.join(RUN_DIR, 'mail');
+process.env.MAIL_OUTBOX_DIR = DRILL.mailDir;
 
 // ---- Every answer, with when it was asked and answered -------------------------------------
-/** status 0: no answer (refused connection, reset, timeout). */
-const answers = [];
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input, init = {}) => {
-  const url = new URL(typeof input === 'string' ? input : input.url);
-  const route = url.pathname.replace(/\/[0-9a-f-]{20,}|\/pi_[A-Za-z0-9]+/g, '/:id');
-  const start = Date.now();
-  try {
-    // Bounded: no request of the load waits more than 30 s.
-    const res = await realFetch(input, { signal: AbortSignal.timeout(30_000), ...init });
-    answers.push({ route: `${init.method ?? 'GET'} ${route}`, status: res.status, start, end: Date.now() });
-    return res;
-  } catch (err) {
-    answers.push({ route: `${init.method ?? 'GET'} ${route}`, status: 0, start, end: Date.now() });
-    throw err;
-  }
-};
+/** status 0: no answer (refused connection, reset, timeout). Bounded: no request of the load waits more than 30 s. */
+const { answers, realFetch } = recordAnswers({ limitMs: 30_000, routeOf: (url) => url.pathname.replace(/\/[0-9a-f-]{20,}|\/pi_[A-Za-z0-9]+/g, '/:id') });
 const { benchUser, session } = await import('../bench/lib/product-client.mjs');
 
 // ---- The product's processes -----------------------------------------------------------------
@@ -139,25 +101,7 @@ const proxied = (base, proxy) => {
 const databaseUrl = proxied(BASE_DATABASE, dbProxy);
 databaseUrl.pathname = `/${RUN}`;
 
-const ENV = {
-  ...process.env,
-  NODE_ENV: 'development',
-  LOG_LEVEL: process.env.DRILL_LOG_LEVEL ?? 'warn',
-  LOG_FORMAT: 'json',
-  DATABASE_URL: databaseUrl.toString(),
-  AMQP_URL: proxied(BASE_AMQP, amqpProxy).toString(),
-  REDIS_URL,
-  EVENTS_EXCHANGE: `${RUN}.events`,
-  QUEUE_PREFIX: `${RUN}.`,
-  REDIS_PREFIX: `${RUN}:`,
-  PUBLIC_URL: GATEWAY,
-  MAIL_OUTBOX_DIR: path.join(RUN_DIR, 'mail'),
-  SERVE_SPA: 'false',
-  // Every request of the load comes from 127.0.0.1: the per-address limits would stop the load, not abuse.
-  RATE_LIMIT_SIGNUP_IP: '100000/3600',
-  RATE_LIMIT_VERIFY_IP: '100000/900',
-  RATE_LIMIT_LOGIN_IP: '100000/900',
-  RATE_LIMIT_RESEND_IP: '100000/3600',
+const ENV = drillEnv(DRILL, { databaseUrl, amqpUrl: proxied(BASE_AMQP, amqpProxy), gateway: GATEWAY, logLevel: 'warn' }, {
   RATE_LIMIT_PAYMENT_IP: '100000/600',
   RATE_LIMIT_PAYMENT_USER: '1000/600',
   // A provisioning whose esim process was killed is taken up again after its lease, not two minutes later.
@@ -169,12 +113,7 @@ const ENV = {
   CREDIT_HOLD_MIN_POINTS: String(HOLD_MIN_POINTS),
   CREDIT_HOLD_SECONDS: String(HOLD_SECONDS),
   CREDIT_RELEASE_INTERVAL_MS: '1000',
-};
-// Only the drill's own values: never a developer's instance (its ports, URLs, emulators), never a
-// live provider (the load signs with the emulated walls' credentials and pays with test cards).
-for (const name of ['GATEWAY_URL', 'HEALTH_PORT', 'OPS_PORT', 'PORT', 'WEBHOOKS_PORT', 'WEBHOOKS_URL', 'SANDBOXES_URL', 'DB_SCHEMA_SUFFIX', 'STRIPE_WEBHOOK_URL', 'OFFERWALLS_POSTBACK_URL', 'CAPTCHA_VERIFY_URL', 'OFFERWALLS_SANDBOX']) delete ENV[name];
-for (const name of Object.keys(ENV)) if (/^[A-Z]+_HOLD_(MIN_POINTS|SECONDS)$/.test(name) && !name.startsWith('CREDIT_')) delete ENV[name];
-for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KEEPGO_API_KEY', 'CAPTCHA_SECRET', ...Object.values(OFFERWALL_PROVIDERS).flatMap((w) => Object.values(w.credentials))]) delete ENV[name];
+});
 const sandboxes = product.sandboxesProcess(ENV, { offset: OFFSET });
 ENV.SANDBOXES_URL = sandboxes.url;
 // The emulators keep their schemas (sandbox_*) in the drill's database, dropped with it, and reach
@@ -188,10 +127,9 @@ const PROCESSES = ['sandboxes', ...SERVICES];
 const procs = new Map();
 let stopping = false;
 function launch(name) {
-  const log = openSync(path.join(RUN_DIR, `${name}.log`), 'a');
-  // The IPC channel: if the drill dies, each service stops itself (start-service.ts, stopWhenLauncherDies).
-  const child = spawn(process.execPath, [product.entryOf(name)], { cwd: root, env: envOf(name), stdio: ['ignore', log, log, 'ipc'] });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const launched = launchLogged(product.entryOf(name), envOf(name), path.join(RUN_DIR, `${name}.log`));
+  const { child } = launched;
+  const exited = launched.exited.then(({ code, signal }) => signal ?? code);
   const entry = { child, exited, killed: false };
   procs.set(name, entry);
   void exited.then((how) => {
@@ -513,24 +451,7 @@ async function cleanup() {
     console.log(`kept: database ${RUN}, exchange ${RUN}.events, queues ${RUN}.*, Redis keys ${RUN}:*, logs in ${RUN_DIR}`);
     return;
   }
-  const admin = new Client({ connectionString: BASE_DATABASE.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${RUN}" WITH (FORCE)`).catch((err) => console.log(`could not drop database ${RUN}: ${err.message}`));
-  await admin.end();
-  const conn = await amqplib.connect(BASE_AMQP.toString());
-  const ch = await conn.createChannel();
-  for (const s of SERVICES) for (const q of [`${RUN}.${s}.rpc`, `${RUN}.${s}.events`, `${RUN}.${s}.events.dlq`]) await ch.deleteQueue(q);
-  await ch.deleteExchange(`${RUN}.events`);
-  await ch.close();
-  await conn.close();
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${RUN}:*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
+  await dropRun(DRILL, SERVICES);
 }
 
 async function main() {

@@ -17,23 +17,11 @@
 // Like scripts/chaos-drill.mjs it runs in a database, exchange, queue prefix and Redis prefix of
 // its own (`rolling_<random>`), dropped at the end unless --keep; logs go to var/rolling-drill/<run>/.
 // Needs the backend built (npm run build:backend) and Postgres, RabbitMQ and Redis running.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dropRun, drillEnv, drillRun, launchLogged, option, recordAnswers, requireBuilt, sleep } from './lib/drill.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-
-function option(name, fallback) {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const next = process.argv[i + 1];
-  return next === undefined || next.startsWith('--') ? true : next;
-}
 const ROUNDS = Number(option('rounds', 1));
 const DRAIN_MS = Number(option('drain-ms', 6000));
 const BASE_PORT = Number(option('base-port', 4900));
@@ -47,29 +35,13 @@ if (!['SIGTERM', 'SIGKILL'].includes(SIGNAL)) {
   console.error('--signal must be SIGTERM (a rolling restart) or SIGKILL (the node-loss drill)');
   process.exit(2);
 }
-for (const built of ['libs/contracts/dist/ports/services.js', 'sandboxes/dist/main.js']) {
-  if (!existsSync(path.join(root, built))) {
-    console.error(`${built} is missing: run "npm run build:backend" first.`);
-    process.exit(2);
-  }
-}
+requireBuilt(['libs/contracts/dist/ports/services.js', 'services/webhooks/dist/postbacks/providers/index.js', 'sandboxes/dist/main.js']);
 const product = await import('./lib/product-env.mjs');
 const { SERVICES } = product;
-const { OFFERWALL_PROVIDERS } = require(path.join(root, 'services/webhooks/dist/postbacks/providers/index.js'));
-const { Client } = require('pg');
-const amqplib = require('amqplib');
-const Redis = require('ioredis');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- Where the drill's product lives -------------------------------------------------------
-const RUN = `rolling_${randomBytes(4).toString('hex')}`;
-const RUN_DIR = path.join(root, 'var/rolling-drill', RUN);
-mkdirSync(path.join(RUN_DIR, 'mail'), { recursive: true });
-const BASE_DATABASE = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const databaseUrl = new URL(BASE_DATABASE);
-databaseUrl.pathname = `/${RUN}`;
+const DRILL = drillRun('rolling', 'rolling-drill');
+const { run: RUN, dir: RUN_DIR } = DRILL;
 
 // Ports: the two balancers and the emulators first, then each replica's own.
 const GATEWAY_PORT = BASE_PORT;
@@ -87,63 +59,30 @@ for (const service of SERVICES) {
   }
 }
 
+// bench/lib/product-client.mjs reads where the product and its mail are when it is loaded.
 process.env.GATEWAY_URL = GATEWAY;
-process.env.MAIL_OUTBOX_DIR = path.join(RUN_DIR, 'mail');
+process.env.MAIL_OUTBOX_DIR = DRILL.mailDir;
 
 // ---- Every answer the load got ----------------------------------------------------------------
-/** status 0: no answer (refused, reset, or nothing within ANSWER_LIMIT_MS: a hang). */
-const answers = [];
+/** status 0: no answer (refused, reset, closed, or nothing within ANSWER_LIMIT_MS: a hang). */
 const ANSWER_LIMIT_MS = 15_000;
-const realFetch = globalThis.fetch;
-globalThis.fetch = async (input, init = {}) => {
-  const url = new URL(typeof input === 'string' ? input : input.url);
-  const route = `${init.method ?? 'GET'} ${url.pathname}`;
-  const start = Date.now();
-  try {
-    const res = await realFetch(input, { signal: AbortSignal.timeout(ANSWER_LIMIT_MS), ...init });
-    const entry = { route, status: res.status, start, end: Date.now() };
-    answers.push(entry);
-    if (res.status >= 400) {
-      // The error's code, for the counts (the body is read again by the caller from the clone).
-      const body = await res.clone().json().catch(() => ({}));
-      entry.code = body?.code;
-    }
-    return res;
-  } catch (err) {
-    answers.push({ route, status: 0, start, end: Date.now(), error: err.name === 'TimeoutError' ? 'no answer within 15 s' : (err.cause?.code ?? err.message) });
-    throw err;
-  }
-};
+const { answers, realFetch } = recordAnswers({ limitMs: ANSWER_LIMIT_MS });
 const { benchUser, session } = await import('../bench/lib/product-client.mjs');
 
-const ENV = {
-  ...process.env,
-  NODE_ENV: 'development',
-  LOG_LEVEL: process.env.DRILL_LOG_LEVEL ?? 'info',
-  LOG_FORMAT: 'json',
-  DATABASE_URL: databaseUrl.toString(),
-  AMQP_URL,
-  REDIS_URL,
-  EVENTS_EXCHANGE: `${RUN}.events`,
-  QUEUE_PREFIX: `${RUN}.`,
-  REDIS_PREFIX: `${RUN}:`,
-  PUBLIC_URL: GATEWAY,
-  MAIL_OUTBOX_DIR: path.join(RUN_DIR, 'mail'),
-  SERVE_SPA: 'false',
-  SANDBOXES_URL: `http://127.0.0.1:${SANDBOXES_PORT}`,
-  WEBHOOKS_URL: `http://127.0.0.1:${WEBHOOKS_PORT}`,
-  // Above Node's HTTP keep-alive timeout (5 s): an idle keep-alive connection is then closed by its
-  // client before the server closes it (docs/operations.md, "Rollouts"). The balancer follows readiness every 200 ms.
-  SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-  SHUTDOWN_TIMEOUT_MS: '15000',
-  RPC_TIMEOUT_MS,
-  RATE_LIMIT_SIGNUP_IP: '100000/3600',
-  RATE_LIMIT_VERIFY_IP: '100000/900',
-  RATE_LIMIT_LOGIN_IP: '100000/900',
-  RATE_LIMIT_RESEND_IP: '100000/3600',
-};
-for (const name of ['HEALTH_PORT', 'OPS_PORT', 'PORT', 'WEBHOOKS_PORT', 'DB_SCHEMA_SUFFIX', 'STRIPE_WEBHOOK_URL', 'OFFERWALLS_POSTBACK_URL', 'CAPTCHA_VERIFY_URL', 'OFFERWALLS_SANDBOX']) delete ENV[name];
-for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'KEEPGO_API_KEY', 'CAPTCHA_SECRET', ...Object.values(OFFERWALL_PROVIDERS).flatMap((w) => Object.values(w.credentials))]) delete ENV[name];
+const ENV = drillEnv(
+  DRILL,
+  { databaseUrl: DRILL.database, amqpUrl: DRILL.amqpUrl, gateway: GATEWAY, logLevel: 'info' },
+  {
+    SANDBOXES_URL: `http://127.0.0.1:${SANDBOXES_PORT}`,
+    WEBHOOKS_URL: `http://127.0.0.1:${WEBHOOKS_PORT}`,
+    // Above the load's client idle timeout (CLIENT_IDLE_MS, scripts/lib/drill.mjs): every idle
+    // keep-alive connection is closed by its client before the server closes what is left
+    // (docs/operations.md, "Rollouts"). The balancer follows readiness every 200 ms.
+    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    SHUTDOWN_TIMEOUT_MS: '15000',
+    RPC_TIMEOUT_MS,
+  },
+);
 
 function envOf(r) {
   if (r.service === 'gateway') return { ...ENV, PORT: String(r.port), OPS_PORT: String(r.health) };
@@ -156,11 +95,10 @@ const unexpectedExits = [];
 const exits = [];
 let stopping = false;
 function launch(r) {
-  const log = openSync(path.join(RUN_DIR, `${r.label}.log`), 'a');
   const env = r.service === 'sandboxes' ? { ...ENV, PORT: String(SANDBOXES_PORT) } : envOf(r);
-  const child = spawn(process.execPath, [product.entryOf(r.service)], { cwd: root, env, stdio: ['ignore', log, log, 'ipc'] });
+  const { child, exited } = launchLogged(product.entryOf(r.service), env, path.join(RUN_DIR, `${r.label}.log`));
   r.child = child;
-  r.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  r.exited = exited;
   r.stopping = false;
   void r.exited.then((how) => {
     if (!stopping && !r.stopping) unexpectedExits.push(`${r.label} exited by itself (${how.signal ?? how.code})`);
@@ -272,24 +210,7 @@ async function cleanup(balancers) {
     console.log(`kept: database ${RUN}, exchange ${RUN}.events, queues ${RUN}.*, Redis keys ${RUN}:*, logs in ${RUN_DIR}`);
     return;
   }
-  const admin = new Client({ connectionString: BASE_DATABASE.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${RUN}" WITH (FORCE)`).catch((err) => console.log(`could not drop database ${RUN}: ${err.message}`));
-  await admin.end();
-  const conn = await amqplib.connect(AMQP_URL);
-  const ch = await conn.createChannel();
-  for (const s of SERVICES) for (const q of [`${RUN}.${s}.rpc`, `${RUN}.${s}.events`, `${RUN}.${s}.events.dlq`]) await ch.deleteQueue(q);
-  await ch.deleteExchange(`${RUN}.events`);
-  await ch.close();
-  await conn.close();
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${RUN}:*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
+  await dropRun(DRILL, SERVICES);
 }
 
 async function main(balancers) {
@@ -340,6 +261,10 @@ async function main(balancers) {
     byWhat[what] = (byWhat[what] ?? 0) + 1;
   }
   const hangs = answers.filter((a) => a.status === 0 && /no answer within/.test(a.error ?? '')).length;
+  const closed = answers.filter((a) => a.status === 0).length - hangs;
+  const coded5xx = answers.filter((a) => a.status >= 500 && a.code).length;
+  // Each failure with the correlation id it was sent with, to find it in the replicas' logs.
+  writeFileSync(path.join(RUN_DIR, 'failures.json'), JSON.stringify(failed, null, 2));
   const slowest = Math.max(0, ...answers.map((a) => a.end - a.start));
   const uncoded = answers.filter((a) => a.status >= 500 && !a.code).length;
   const badExits = exits.filter((e) => !KILLING && e.code !== 0);
@@ -348,6 +273,7 @@ async function main(balancers) {
   console.log(`restarts: ${exits.length} (${ROUNDS} round(s) of ${restarted.length} replicas), ${SIGNAL}`);
   console.log(`load: ${answers.length} requests ${JSON.stringify(byStatus)}; sign-ups ${signups.ok} ok, ${signups.failed} failed; slowest answer ${slowest} ms`);
   console.log(`failed requests: ${failed.length}${failed.length ? ` ${JSON.stringify(byWhat)}` : ''}`);
+  console.log(`of which: 5xx with an error code ${coded5xx}, 5xx without ${uncoded}, closed sockets (no answer) ${closed}, hangs (nothing within ${ANSWER_LIMIT_MS / 1000} s) ${hangs}; listed with their correlation ids in ${path.join(RUN_DIR, 'failures.json')}`);
   const checks = KILLING
     ? [
         ['every request answered (no hang)', hangs === 0, `${hangs} without an answer within ${ANSWER_LIMIT_MS / 1000} s`],

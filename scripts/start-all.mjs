@@ -17,10 +17,14 @@
 // PORT_OFFSET=N moves every port (the gateway's included) by N, to run beside another copy.
 // The provider emulators (sandboxes/, port 3107) run too when a provider has no credentials and
 // SANDBOXES_URL names no copy of them running elsewhere; the services then reach them there.
+// Each backend service connects to Postgres as a role of its own, which this script makes first with
+// DATABASE_URL's login (scripts/lib/db-roles.mjs; docs/operations.md, "Database roles"); DB_ROLES=off
+// runs every service with DATABASE_URL's login instead.
 // CREDITING_NICE=N (default 10, 0 = an equal share) is rewards' scheduling priority against the
 // other services when the cores are short (below, "The answers first").
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +44,8 @@ function option(name, envName) {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 const replicas = Number(option('replicas', 'REPLICAS') ?? 1);
+// DB_ROLES=off: every service connects with DATABASE_URL's own login, as before there were roles.
+const dbRoles = option('db-roles', 'DB_ROLES') !== 'off';
 const offset = Number(option('port-offset', 'PORT_OFFSET') ?? 0);
 const creditingNice = Number(option('crediting-nice', 'CREDITING_NICE') ?? 10);
 if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9) {
@@ -88,8 +94,34 @@ if (!env.LOG_FORMAT && process.stdout.isTTY && env.NODE_ENV !== 'production') en
 const gatewayPort = portOf('gateway', { offset });
 if (offset > 0) env.PUBLIC_URL ??= `http://localhost:${gatewayPort}`;
 
-/** The environment of one process: its ports, when they differ from the service's defaults. */
-const envOf = (name, replica) => serviceEnv(env, name, { offset, replicas, replica });
+/**
+ * Each service connects as its own role, limited to its own schema (docs/operations.md, "Database
+ * roles"), made here with DATABASE_URL's login as a cluster's roles step makes them; the provider
+ * emulators keep that login. Waits for Postgres like the services do.
+ */
+const ownDatabaseUrls = {};
+// DB_SCHEMA given to every process at once names no service's own schema: no roles then.
+if (dbRoles && !env.DB_SCHEMA) {
+  const require = createRequire(import.meta.url);
+  const { untilReachable } = require(path.join(root, 'libs/platform/dist/persistence/data-source.js'));
+  const { platformConfigSchema } = require(path.join(root, 'libs/platform/dist/config/platform-config.js'));
+  const { postgresTls } = require(path.join(root, 'libs/platform/dist/config/backing-services.js'));
+  const { provisionServiceRoles, serviceRoles } = await import('./lib/db-roles.mjs');
+  const adminUrl = platformConfigSchema.shape.DATABASE_URL.parse(env.DATABASE_URL);
+  const ssl = postgresTls(platformConfigSchema.pick({ DB_TLS: true, DB_TLS_CA_FILE: true, DB_TLS_SERVERNAME: true }).parse(env));
+  try {
+    Object.assign(ownDatabaseUrls, await untilReachable('Postgres', () => provisionServiceRoles(adminUrl, serviceRoles(env), { ssl }), (what, err, ms) => console.log(`waiting for ${what}: ${err.message}; retrying in ${ms} ms`)));
+  } catch (err) {
+    console.error(`could not give each service its database role with DATABASE_URL's login (${err.message}); use a login that may create roles, or DB_ROLES=off`);
+    process.exit(1);
+  }
+}
+
+/** The environment of one process: its ports, when they differ from the service's defaults, and its database role. */
+const envOf = (name, replica) => {
+  const own = serviceEnv(env, name, { offset, replicas, replica });
+  return ownDatabaseUrls[name] ? { ...own, DATABASE_URL: ownDatabaseUrls[name] } : own;
+};
 
 /** What a Kubernetes Service does for the replicas of the webhooks service: new connections round-robin. */
 function balance(port, targets, label) {

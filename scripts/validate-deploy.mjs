@@ -87,6 +87,8 @@ const ADDRESS_SETTINGS = {
   SMTP_HOST: 'provider', // the mail server (compose: mailpit)
 };
 const REQUIRED = { compose: ['infra', 'internal', 'sandbox'], k8s: ['infra', 'internal'] };
+/** Services that open no database (ServicePlatformModule's `database: false`): no DATABASE_URL to give them. */
+const NO_DATABASE = ['gateway'];
 
 const problems = [];
 const passed = [];
@@ -153,6 +155,7 @@ function checkAddresses(where, service, env, platform, hosts) {
     const kind = ADDRESS_SETTINGS[key];
     if (!kind) continue;
     const value = env[key];
+    if (key === 'DATABASE_URL' && NO_DATABASE.includes(service) && !value) continue;
     if (REQUIRED[platform].includes(kind) && (value === undefined || value === '')) {
       fail(where, `${key} (${kind} address) is not set: its default leads to this container's own loopback`);
       continue;
@@ -192,6 +195,40 @@ function checkBrokerUsers(where, urls) {
     else owners.set(user, [...(owners.get(user) ?? []), service]);
   }
   for (const [user, services] of owners) if (services.length > 1) fail(where, `${services.join(', ')} share the broker user ${user}: each service needs its own`);
+}
+
+/**
+ * One database role per service (docs/operations.md, "Database roles"): each service that owns a
+ * schema reads its DATABASE_URL from a Secret no other service reads, naming a role no other uses;
+ * the gateway has no database and gets none. The db-roles Job makes every one of those roles.
+ */
+function checkDatabaseRoles(where, logins, job) {
+  const bySecret = new Map();
+  const byUser = new Map();
+  for (const [service, { url, secret }] of logins) {
+    if (NO_DATABASE.includes(service)) {
+      if (url) fail(`${where} ${service}`, `gets a DATABASE_URL (from ${secret}): the gateway has no database, and a login it does not need`);
+      continue;
+    }
+    if (!url || !secret) {
+      fail(`${where} ${service}`, 'no DATABASE_URL from a Secret');
+      continue;
+    }
+    if (secret.startsWith('ConfigMap ')) fail(`${where} ${service}`, `DATABASE_URL comes from ${secret}: a login belongs in a Secret`);
+    bySecret.set(secret, [...(bySecret.get(secret) ?? []), service]);
+    let user = '';
+    try {
+      user = decodeURIComponent(new URL(url).username);
+    } catch {
+      continue; // checkAddresses reported it
+    }
+    byUser.set(user, [...(byUser.get(user) ?? []), service]);
+  }
+  for (const [secret, services] of bySecret) if (services.length > 1) fail(where, `${services.join(', ')} share the database Secret ${secret}: each service needs its own`);
+  for (const [user, services] of byUser) if (services.length > 1) fail(where, `${services.join(', ')} share the database role ${user}: each service needs its own`);
+  if (!job) return fail(where, 'no db-roles Job to make the services\' database roles');
+  const read = new Set(job.spec.template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.name)).filter(Boolean));
+  for (const [service, { secret }] of logins) if (!NO_DATABASE.includes(service) && secret && !read.has(secret)) fail(`${where} Job/db-roles`, `does not read ${secret}: ${service}'s role would not be made`);
 }
 
 // --- docker-compose.yml ------------------------------------------------------------------------------
@@ -323,6 +360,7 @@ function validateK8s() {
   const matches = (selector, labels) => Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v) && Object.keys(selector ?? {}).length > 0;
 
   const brokerUsers = new Map();
+  const databaseLogins = new Map();
   for (const [name, port] of Object.entries(SERVICES)) {
     const where = `${rel(deployDir)} ${name}`;
     const deployment = byName('Deployment').get(name);
@@ -365,6 +403,7 @@ function validateK8s() {
 
     // The environment the pod gets: its env, then every ConfigMap and Secret it names.
     const env = {};
+    let databaseSecret;
     for (const from of container.envFrom ?? []) {
       const ref = from.configMapRef ?? from.secretRef;
       const source = from.configMapRef ? configMaps.get(ref.name) : secrets.get(ref.name);
@@ -372,15 +411,19 @@ function validateK8s() {
         if (!ref.optional) fail(where, `${from.configMapRef ? 'ConfigMap' : 'Secret (secrets.example.yaml)'} ${ref.name} does not exist`);
         continue;
       }
-      Object.assign(env, source.data ?? {}, source.stringData ?? {});
+      const values = { ...source.data, ...source.stringData };
+      if ('DATABASE_URL' in values) databaseSecret = from.secretRef ? ref.name : `ConfigMap ${ref.name}`;
+      Object.assign(env, values);
     }
     for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = e.value;
     checkAddresses(where, name, env, 'k8s', hosts);
     checkConfig(where, name, env);
     checkRollout(where, name, deployment, container, hpa, env);
     brokerUsers.set(name, env.AMQP_URL);
+    databaseLogins.set(name, { url: env.DATABASE_URL, secret: databaseSecret });
   }
   checkBrokerUsers(rel(deployDir), brokerUsers);
+  checkDatabaseRoles(rel(deployDir), databaseLogins, of('Job').find((j) => j.metadata.name === 'db-roles'));
   checkIngressBackends(of('Ingress'), k8sServices, byName('Deployment'), matches);
   for (const hpa of of('HorizontalPodAutoscaler')) {
     if (!byName('Deployment').has(hpa.spec.scaleTargetRef?.name)) fail(`${rel(deployDir)} HorizontalPodAutoscaler/${hpa.metadata.name}`, 'scales no Deployment of these manifests');
@@ -388,6 +431,7 @@ function validateK8s() {
   for (const name of INFRA) if (!k8sServices.has(name)) fail(rel(deployDir), `no Service named ${name} (the external ${name})`);
   if (!problems.some((p) => p.startsWith(rel(deployDir)))) {
     ok(`${rel(deployDir)}: every service has a Deployment with probes and requests, a Service and a PDB; HPAs for ${AUTOSCALED.join(', ')}; config and secrets resolve and pass each service's configuration`);
+    ok(`${rel(deployDir)}: one database role per service: each reads its DATABASE_URL from a Secret of its own, no two share a role, the gateway gets none, and the db-roles Job makes them all`);
     ok(`${rel(deployDir)}: rollouts drain: a preStop pause, SHUTDOWN_DRAIN_MS, grace periods covering the longest work in hand, no replicas under an HPA`);
     ok(`${rel(deployDir)}: probes and Prometheus scrapes target the health ports (${Object.entries(OPS_PORTS).map(([n, p]) => `${n} ${p}`).join(', ')}), never a public port, and no Ingress reaches an operator port`);
   }

@@ -54,6 +54,7 @@ describe('the deployment files', () => {
     expect(out).toContain('docker-compose.yml: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept');
     expect(out).toMatch(/deploy\/k8s: \d+ objects valid against the Kubernetes schemas/);
     expect(out).toContain('HPAs for gateway, webhooks, rewards');
+    expect(out).toContain('deploy/k8s: one database role per service: each reads its DATABASE_URL from a Secret of its own, no two share a role, the gateway gets none, and the db-roles Job makes them all');
     expect(out).toContain('deploy/k8s: rollouts drain: a preStop pause, SHUTDOWN_DRAIN_MS, grace periods covering the longest work in hand, no replicas under an HPA');
     expect(out).toContain('deploy/k8s: probes and Prometheus scrapes target the health ports (gateway 3100, webhooks 3108), never a public port, and no Ingress reaches an operator port');
     expect(code).toBe(0);
@@ -159,6 +160,26 @@ describe('the deployment files', () => {
     expect(code).toBe(1);
     expect(out).toContain('esim, payments share the broker user esim-esim: each service needs its own');
     expect(out).toContain("rewards: AMQP_URL must name the service's own broker user, not guest");
+  }, 60_000);
+
+  it('fail for manifests whose services share a database Secret or role, or whose roles step misses one', async () => {
+    const dir = k8sWith((o, file) => {
+      // payments reads esim's database Secret; rewards' Secret names webhooks' role; the gateway gets a login.
+      if (file === 'payments.yaml' && o.kind === 'Deployment') {
+        const refs = o.spec.template.spec.containers[0].envFrom as Array<{ secretRef?: { name: string } }>;
+        for (const r of refs) if (r.secretRef?.name === 'esim-db-payments') r.secretRef.name = 'esim-db-esim';
+      }
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-db-rewards') o.stringData.DATABASE_URL = 'postgres://esim_webhooks:CHANGE-ME@postgres:5432/esim_rewards';
+      if (file === 'secrets.example.yaml' && o.metadata.name === 'esim-infra') o.stringData.DATABASE_URL = 'postgres://esim:CHANGE-ME@postgres:5432/esim_rewards';
+      if (file === 'db-roles.yaml') o.spec.template.spec.containers[0].env = o.spec.template.spec.containers[0].env.filter((e: { name: string }) => e.name !== 'ESIM_IDENTITY_DATABASE_URL');
+      return o;
+    });
+    const { code, out } = await validate({ DEPLOY_DIR: dir });
+    expect(code).toBe(1);
+    expect(out).toContain('esim, payments share the database Secret esim-db-esim: each service needs its own');
+    expect(out).toContain('rewards, webhooks share the database role esim_webhooks: each service needs its own');
+    expect(out).toContain(' gateway: gets a DATABASE_URL (from esim-infra)');
+    expect(out).toContain(" Job/db-roles: does not read esim-db-identity: identity's role would not be made");
   }, 60_000);
 
   it('fail for manifests whose rollouts would drop requests: replicas under an HPA, no preStop, no drain, a grace period shorter than a provider call', async () => {

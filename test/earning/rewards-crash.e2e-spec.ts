@@ -31,7 +31,7 @@ describe('rewards killed while postbacks arrive', () => {
   const earners: Array<{ id: string; client: HttpClient }> = [];
 
   const startRewards = () =>
-    RewardsProcess.start(sys.ns.env('rewards', { WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks') }) as NodeJS.ProcessEnv);
+    RewardsProcess.start(sys.ns.env('rewards') as NodeJS.ProcessEnv);
 
   beforeAll(async () => {
     sys = await startSystem({ services: ['identity', 'esim', 'notifications', 'webhooks'] });

@@ -68,7 +68,7 @@ describe('postbacks while rewards is down', () => {
     const [{ accepted }] = await webhooks.query(`SELECT count(*)::int AS accepted FROM webhook_transactions WHERE status = 'accepted'`);
     expect(accepted).toBe(postbacks.length);
 
-    sys.apps.rewards = await startRewards(sys.ns.env('rewards', { WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks') }));
+    sys.apps.rewards = await startRewards(sys.ns.env('rewards'));
     await earningSettled(sys, 60_000);
 
     for (const userId of users) {

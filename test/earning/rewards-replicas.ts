@@ -30,7 +30,6 @@ export async function startRewardsReplicas(env: Record<string, string>): Promise
   const start = async () => {
     const replica = await RewardsProcess.start(
       rewards.ns.env('rewards', {
-        WEBHOOKS_DB_SCHEMA: rewards.ns.schema('webhooks'),
         ...env,
         CREDIT_RELEASE_INTERVAL_MS: '100',
       }) as NodeJS.ProcessEnv,

@@ -1,21 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { openDataSource } from '@esim/platform';
 import { TEST_DATABASE_URL, TestNamespace } from '@esim/testing';
 import { startRewards } from '../../services/rewards/src/app';
 import { Ledger1732061000000 } from '../../services/rewards/src/migrations/1732061000000-ledger';
 import { Earning1732061000001 } from '../../services/rewards/src/migrations/1732061000001-earning';
+import { handOverWebhookTransactions } from '../../services/rewards/src/webhook-transactions-handover/webhook-transactions-handover.admin-step';
 import { startWebhooks } from '../../services/webhooks/src/app';
 import { OFFERWALL_PROVIDERS } from '../../services/webhooks/src/postbacks/providers';
 import { sandboxCredentials } from '../../services/webhooks/src/offerwalls/sandbox-credentials';
 import { postbackFor } from './earning-support';
 
 /**
- * An installation from before the ingestion service: rewards held webhook_transactions. Whichever
- * of the two services migrates first, the delivery records and the users rewards knew end up with
- * the webhooks service, and rewards keeps none of them.
+ * An installation from before the ingestion service: rewards held webhook_transactions. Each
+ * service's migrations write its own schema only (per-service roles, docs/operations.md): rewards
+ * keeps the records aside in its schema, the administrator's roles step moves them, and whichever
+ * of that step and the webhooks service's first migration comes second imports them. In the end the
+ * delivery records and the users rewards knew are with the webhooks service, and rewards keeps none.
  */
 describe('handing webhook_transactions over from rewards to the webhooks service', () => {
   const apps: INestApplication[] = [];
@@ -47,10 +51,20 @@ describe('handing webhook_transactions over from rewards to the webhooks service
   const boot = async (ns: TestNamespace, service: 'rewards' | 'webhooks') => {
     const app =
       service === 'rewards'
-        ? await startRewards(ns.env('rewards', { WEBHOOKS_DB_SCHEMA: ns.schema('webhooks') }))
+        ? await startRewards(ns.env('rewards'))
         : await startWebhooks(ns.env('webhooks', { PUBLIC_URL: 'https://app.example' }));
     apps.push(app);
     return app;
+  };
+  /** The roles step's hand-over (scripts/db-roles.mjs), with the administrator's login. */
+  const handOver = async (ns: TestNamespace) => {
+    const admin = new Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      return await handOverWebhookTransactions(admin, { rewards: ns.schema('rewards'), webhooks: ns.schema('webhooks') });
+    } finally {
+      await admin.end();
+    }
   };
   const tables = async (db: DataSource, schema: string) =>
     (await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [schema])).map(
@@ -59,7 +73,9 @@ describe('handing webhook_transactions over from rewards to the webhooks service
 
   async function expectHandedOver(ns: TestNamespace, webhooks: INestApplication, users: { member: string; deleted: string }) {
     const db = webhooks.get(DataSource);
-    expect(await tables(db, ns.schema('rewards'))).not.toContain('webhook_transactions');
+    expect(await tables(db, ns.schema('rewards'))).not.toEqual(expect.arrayContaining(['webhook_transactions']));
+    expect(await tables(db, ns.schema('rewards'))).not.toEqual(expect.arrayContaining(['handover_webhook_transactions']));
+    expect(await tables(db, ns.schema('rewards'))).not.toEqual(expect.arrayContaining(['handover_users']));
     expect(await tables(db, ns.schema('webhooks'))).not.toEqual(expect.arrayContaining(['rewards_webhook_transactions']));
     expect(await tables(db, ns.schema('webhooks'))).not.toEqual(expect.arrayContaining(['rewards_users']));
     expect(await db.query(`SELECT transaction_id, action, status FROM webhook_transactions ORDER BY created_at, status`)).toEqual(
@@ -92,21 +108,28 @@ describe('handing webhook_transactions over from rewards to the webhooks service
     ]);
   }
 
-  it('rewards migrates first: the records wait in the webhooks schema until that service imports them', async () => {
+  it('rewards migrates first: its migration writes only its own schema; the records wait in the webhooks schema until that service imports them', async () => {
     const ns = new TestNamespace();
     namespaces.push(ns);
     const users = await oldInstallation(ns);
     const rewards = await boot(ns, 'rewards');
-    expect(await tables(rewards.get(DataSource), ns.schema('webhooks'))).toEqual(['rewards_users', 'rewards_webhook_transactions']);
+    const db = rewards.get(DataSource);
+    expect(await tables(db, ns.schema('webhooks'))).toEqual([]);
+    expect(await tables(db, ns.schema('rewards'))).toEqual(expect.arrayContaining(['handover_users', 'handover_webhook_transactions']));
+    expect(await handOver(ns)).toBe(true);
+    expect(await tables(db, ns.schema('webhooks'))).toEqual(['rewards_users', 'rewards_webhook_transactions']);
     await expectHandedOver(ns, await boot(ns, 'webhooks'), users);
+    // Run again on every deploy: nothing left to move.
+    expect(await handOver(ns)).toBe(false);
   });
 
-  it('the webhooks service migrates first: rewards hands the records straight to it', async () => {
+  it('the webhooks service migrates first: the roles step hands the records straight to it', async () => {
     const ns = new TestNamespace();
     namespaces.push(ns);
     const users = await oldInstallation(ns);
     const webhooks = await boot(ns, 'webhooks');
     await boot(ns, 'rewards');
+    expect(await handOver(ns)).toBe(true);
     await expectHandedOver(ns, webhooks, users);
   });
 
@@ -114,7 +137,8 @@ describe('handing webhook_transactions over from rewards to the webhooks service
     const ns = new TestNamespace();
     namespaces.push(ns);
     const rewards = await boot(ns, 'rewards');
+    expect(await handOver(ns)).toBe(false);
     expect(await tables(rewards.get(DataSource), ns.schema('webhooks'))).toEqual([]);
-    expect(await tables(rewards.get(DataSource), ns.schema('rewards'))).not.toContain('webhook_transactions');
+    expect(await tables(rewards.get(DataSource), ns.schema('rewards'))).not.toEqual(expect.arrayContaining(['webhook_transactions', 'handover_webhook_transactions']));
   });
 });

@@ -2,7 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { DEFAULT_HTTP_PORTS, SANDBOXES_DEFAULT_PORT, SERVICES as PRODUCT_SERVICES } from '@esim/contracts';
+import { BACKEND_SERVICES, DEFAULT_HTTP_PORTS, SANDBOXES_DEFAULT_PORT, SERVICES as PRODUCT_SERVICES } from '@esim/contracts';
 import { TEST_DATABASE_URL, TestNamespace, waitFor } from '@esim/testing';
 import { isFree, SPARE_PORTS } from '../support/ports';
 
@@ -136,6 +136,21 @@ describe('npm start (scripts/start-all.mjs)', () => {
     expect(Object.fromEntries(product.services.map((s) => [serviceOf(s), niceOf(s.pid)]))).toEqual(
       Object.fromEntries(SERVICES.map((name) => [name, name === 'rewards' ? '10' : '0'])),
     );
+
+    // Each service connects as its own database role, the owner of its own schema only (docs/operations.md, "Database roles").
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${database}`;
+    const pg = new Client({ connectionString: url.toString() });
+    await pg.connect();
+    try {
+      const backends = [...BACKEND_SERVICES];
+      const logins = await pg.query<{ app: string; role: string }>(`SELECT DISTINCT application_name AS app, usename AS role FROM pg_stat_activity WHERE datname = $1 AND application_name = ANY($2)`, [database, backends]);
+      expect(Object.fromEntries(logins.rows.map((r) => [r.app, r.role]))).toEqual(Object.fromEntries(backends.map((s) => [s, `esim_${s}`])));
+      const owners = await pg.query<{ schema: string; owner: string }>(`SELECT nspname AS schema, pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = ANY($1)`, [backends]);
+      expect(Object.fromEntries(owners.rows.map((r) => [r.schema, r.owner]))).toEqual(Object.fromEntries(backends.map((s) => [s, `esim_${s}`])));
+    } finally {
+      await pg.end();
+    }
 
     process.kill(product.child.pid!, 'SIGHUP'); // what a closed terminal sends, to start-all only
     expect(await product.exited).toEqual({ code: 0, signal: null });

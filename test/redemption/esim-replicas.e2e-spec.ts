@@ -40,7 +40,6 @@ describe('esim with two replicas against the KeepGo emulator', () => {
     sys.ns.env('esim', {
       ...sys.mail.env(),
       PUBLIC_URL: sys.url,
-      WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks'),
       SANDBOXES_URL: sys.sandboxes.url,
       ...ENV,
       // Its log says which provider operations it carried out.

@@ -80,7 +80,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     await ns.cleanup();
     throw err;
   }
-  const shared: Env = { ...mail.env(), PUBLIC_URL: url, WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), SANDBOXES_URL: sandboxes.url, ...opts.env };
+  const shared: Env = { ...mail.env(), PUBLIC_URL: url, SANDBOXES_URL: sandboxes.url, ...opts.env };
   const apps: System['apps'] = {};
   const services = opts.services ?? ALL_SERVICES;
 

@@ -89,7 +89,6 @@ describe('wallet: automatic top-up across an esim crash', () => {
     sys.ns.env('esim', {
       ...sys.mail.env(),
       PUBLIC_URL: sys.url,
-      WEBHOOKS_DB_SCHEMA: sys.ns.schema('webhooks'),
       SANDBOXES_URL: sys.sandboxes.url,
       ...ENV,
     }) as NodeJS.ProcessEnv;

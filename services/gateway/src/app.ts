@@ -23,7 +23,7 @@ function configureEdge(app: INestApplication, config: GatewayConfig): void {
   http.set('trust proxy', trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust.split(',').map((s) => s.trim()));
   http.use(requestContext);
   // Slow clients (half-sent headers, dribbled bodies) are cut off instead of holding connections.
-  limitSlowClients(app.getHttpServer(), { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
+  limitSlowClients(app.getHttpServer(), { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS });
   const door = new ProviderDoor({ requestsPerAddress: config.WEBHOOK_REQUESTS_PER_ADDRESS, bodyTimeoutMs: config.WEBHOOK_BODY_TIMEOUT_MS }, app.get(Metrics));
   const webhooks = webhooksForward(config.WEBHOOKS_URL, door);
   // Provider callbacks stream to the ingestion service untouched, before any body parser reads them

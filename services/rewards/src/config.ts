@@ -18,13 +18,6 @@ export const rewardsConfigSchema = platformConfigSchema.extend({
   ADMIN_POINTS_REFRESH_MS: envInt(5000, 100).describe(
     'How often the admin user table\'s order by points catches up with the ledger (docs/admin.md); the points shown are always live.',
   ),
-  WEBHOOKS_DB_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]*$/)
-    .default('webhooks')
-    .describe(
-      "The webhooks service's schema. Used once, by the migration that hands over the offer-wall delivery records and the known users from an installation where rewards still held them.",
-    ),
   CREDIT_HOLD_MIN_POINTS: envInt(500, 1).describe(
     'An offer-wall credit of at least this many points is held (pending, not spendable) for CREDIT_HOLD_SECONDS before it becomes available; smaller credits are spendable at once (docs/earning.md, "Held credits"). The sign-up bonus is never held.',
   ),

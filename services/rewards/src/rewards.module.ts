@@ -15,7 +15,7 @@ import { BalanceAnnouncements } from './ledger/balance-announcements';
 import { BalanceRpcHandler } from './ledger/balance.rpc-handler';
 import { Ledger } from './ledger/ledger';
 import { Redemptions1732063000000 } from './migrations/1732063000000-redemptions';
-import { webhookTransactionsMoved } from './migrations/1733300000000-webhook-transactions-moved';
+import { WebhookTransactionsMoved1733300000000 } from './migrations/1733300000000-webhook-transactions-moved';
 import { RewardsAdminConsole1734200000000 } from './migrations/1734200000000-admin-console';
 import { RedemptionOwnLines1736100000000 } from './migrations/1736100000000-redemption-own-lines';
 import { OfferwallCreditDetails1736200000001 } from './migrations/1736200000001-offerwall-credit-details';
@@ -66,7 +66,7 @@ export class RewardsModule {
           migrations: [
             ...LEDGER_MIGRATIONS,
             Redemptions1732063000000,
-            webhookTransactionsMoved(config.WEBHOOKS_DB_SCHEMA),
+            WebhookTransactionsMoved1733300000000,
             RewardsAdminConsole1734200000000,
             RedemptionOwnLines1736100000000,
             OfferwallCreditDetails1736200000001,

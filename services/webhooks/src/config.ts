@@ -38,6 +38,7 @@ export const webhooksConfigSchema = platformConfigSchema
     .describe(
       "Express 'trust proxy' of the ingestion service: whose X-Forwarded-For names the provider's address. Default: loopback (the gateway on the same host, which forwards the client address it resolved with its own TRUST_PROXY). Set it to the gateway's address when they run on different hosts, or false when providers call this service directly.",
     ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: envInt(65_000, 1000).describe("How long an idle keep-alive connection stays open (Node's server.keepAliveTimeout; Node's default is 5 s). Keep it above the idle timeout of the proxy in front (ingress-nginx's upstream-keepalive-timeout and cloud balancers: 60 s), so the proxy closes idle connections first and never sends a request on one this server is closing."),
   HTTP_HEADERS_TIMEOUT_MS: envInt(10_000, 1000).describe("A request's headers must all arrive within this, or it is answered 408 and its connection closed (Node's server.headersTimeout)."),
   HTTP_REQUEST_TIMEOUT_MS: envInt(30_000, 1000).describe("A whole request (headers and body) must arrive within this, or it is answered 408 and its connection closed (Node's server.requestTimeout)."),
   WEBHOOK_BODY_TIMEOUT_MS: envInt(10_000, 100).describe('A callback must have sent its whole body this long after its headers, or it is answered 408 request_timeout and closed.'),

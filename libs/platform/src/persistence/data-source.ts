@@ -216,8 +216,11 @@ async function openOnce(opts: PersistenceOptions): Promise<DataSource> {
     await takeMigrationLock(runner, `migrations:${opts.schema}`);
     try {
       // Under the lock too: two CREATE SCHEMA IF NOT EXISTS at once can both find it missing, and
-      // the second fails on pg_namespace's unique index (data-source.integration-spec.ts).
-      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      // the second fails on pg_namespace's unique index (data-source.integration-spec.ts). Only
+      // when missing: Postgres checks the right to create schemas before it looks, and a service's
+      // own role (service-roles.ts) has its schema made for it and no such right.
+      const [{ present }] = await runner.query('SELECT to_regnamespace($1) IS NOT NULL AS present', [opts.schema]);
+      if (!present) await runner.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
       await runMigrationsWithTimeouts(ds, runner, opts);
     } finally {
       await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${opts.schema}`]);

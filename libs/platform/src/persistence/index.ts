@@ -5,3 +5,4 @@ export * from './group-commit';
 export * from './late-write-guards';
 export * from './postgres-errors';
 export * from './prepared-statement';
+export * from './service-roles';

@@ -8,6 +8,10 @@ export const PG_ERROR = {
   checkViolation: '23514',
   invalidCatalogName: '3D000',
   duplicateDatabase: '42P04',
+  /** CREATE ROLE of a role that exists. */
+  duplicateObject: '42710',
+  /** The role lacks a privilege (another service's schema, for a service role). */
+  insufficientPrivilege: '42501',
   /** lock_timeout expired. */
   lockNotAvailable: '55P03',
   /** statement_timeout expired (or the statement was cancelled). */

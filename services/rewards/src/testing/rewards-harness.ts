@@ -12,7 +12,7 @@ export interface RewardsUnderTest extends ServiceUnderTest {
 }
 
 export async function startRewardsUnderTest(env: Env = {}): Promise<RewardsUnderTest> {
-  const base = await startServiceUnderTest('rewards', startRewards, (ns) => ({ WEBHOOKS_DB_SCHEMA: ns.schema('webhooks'), ...env }));
+  const base = await startServiceUnderTest('rewards', startRewards, () => ({ ...env }));
   const points = async (userId: string) => (await asUser(userId, () => base.rpc.call(RewardsRpc.getBalance, {}))).points;
   return {
     ...base,

@@ -15,7 +15,7 @@ const PREFIX = '/webhooks/';
  */
 export class ProviderDoorGuard {
   static install(app: INestApplication, config: WebhooksConfig): void {
-    limitSlowClients(app.getHttpServer() as Server, { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS });
+    limitSlowClients(app.getHttpServer() as Server, { headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS });
     const door = new ProviderDoor({ requestsPerAddress: config.WEBHOOK_REQUESTS_PER_ADDRESS, bodyTimeoutMs: config.WEBHOOK_BODY_TIMEOUT_MS }, app.get(Metrics));
     const clientIp = expressClientIp(app);
     inFrontOfExpress(app, (req, res, usualPath) => {

@@ -9,9 +9,11 @@ const HANDOVER_LOCK = 'webhook_transactions handover';
  * (provider, transaction id). `registered_users`: who may earn (from identity's events).
  *
  * The records came from rewards, which kept them before this service existed: its hand-over
- * migration leaves them in this schema as `rewards_webhook_transactions` and `rewards_users` when
- * it runs first, and `import_rewards_handover()` moves them in — here, or from that migration when
- * this one ran first. Both take the same advisory lock, so neither misses the other's work.
+ * migration keeps them in its own schema, and the administrator's roles step
+ * (services/rewards/src/webhook-transactions-handover) moves them into this one as
+ * `rewards_webhook_transactions` and `rewards_users`; `import_rewards_handover()` takes them in —
+ * here, or from that step when this one ran first. Both take the same advisory lock, so neither
+ * misses the other's work.
  */
 export class Webhooks1733300000001 implements MigrationInterface {
   name = 'Webhooks1733300000001';
