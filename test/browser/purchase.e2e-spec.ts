@@ -93,7 +93,7 @@ describe('web app: buying an eSIM by card, and the wallet offline', () => {
 
     // Prices follow the country, from GET /api/plans: US dollars for the US, reais for Brazil.
     await page.getByRole('combobox', { name: 'Country where you will use the eSIM' }).selectOption('US');
-    await expect(page.getByTestId('plan-price-3GB').textContent()).resolves.toBe('$4.99');
+    await expectVisible(page.getByTestId('plan-price-3GB').filter({ hasText: /^\$4\.99$/ }));
     await page.getByRole('combobox', { name: 'Country where you will use the eSIM' }).selectOption('BR');
     await expectVisible(page.getByTestId('plan-price-3GB').filter({ hasText: 'R$24.90' }));
     await page.getByRole('link', { name: 'Buy 3GB' }).click();
