@@ -65,6 +65,12 @@ export const adminGiftRecordSchema = z.object({
 export type AdminGiftRecord = z.infer<typeof adminGiftRecordSchema>;
 
 export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
+/**
+ * A line's state in the wallet: `active`, or `cancelled` (deactivated at the provider for a
+ * self-serve refund: no usage reads, alerts or top-ups on it any more).
+ */
+export const ESIM_LINE_STATUSES = ['active', 'cancelled'] as const;
+export type EsimLineStatus = (typeof ESIM_LINE_STATUSES)[number];
 /** One eSIM line the user holds (the My eSIMs wallet). */
 export const esimLineSchema = z.object({
   iccid: z.string(),
@@ -78,6 +84,9 @@ export const esimLineSchema = z.object({
   totalGB: z.number().int(),
   createdAt: z.string(),
   lastDeliveredAt: z.string(),
+  status: z.enum(ESIM_LINE_STATUSES),
+  /** When the line was cancelled, else null. */
+  cancelledAt: z.string().nullable(),
 });
 export type EsimLine = z.infer<typeof esimLineSchema>;
 
