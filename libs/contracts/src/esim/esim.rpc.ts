@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { idempotencyKeySchema, redeemRequestSchema } from '../http/redemption.http';
+import { ESIM_LINE_STATUSES } from './line-status';
 import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { redemptionViewSchema } from './redemption-view';
 
@@ -65,12 +66,6 @@ export const adminGiftRecordSchema = z.object({
 export type AdminGiftRecord = z.infer<typeof adminGiftRecordSchema>;
 
 export const ESIM_LINE_SOURCES = ['redeemed', 'gifted', 'bought'] as const;
-/**
- * A line's state in the wallet: `active`, or `cancelled` (deactivated at the provider for a
- * self-serve refund: no usage reads, alerts or top-ups on it any more).
- */
-export const ESIM_LINE_STATUSES = ['active', 'cancelled'] as const;
-export type EsimLineStatus = (typeof ESIM_LINE_STATUSES)[number];
 /** One eSIM line the user holds (the My eSIMs wallet). */
 export const esimLineSchema = z.object({
   iccid: z.string(),

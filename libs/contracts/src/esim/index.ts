@@ -9,3 +9,4 @@ export * from './operator.events';
 export * from './usage-alerts.events';
 export * from './auto-topup.rpc';
 export * from './purchase-line.rpc';
+export * from './line-status';

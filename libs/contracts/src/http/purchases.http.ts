@@ -176,6 +176,8 @@ export const paymentConfigSchema = z.object({
   publishableKey: z.string(),
   /** `SANDBOX_STRIPE_BASE_PATH` in sandbox mode, null when live. */
   apiBase: z.string().nullable(),
+  /** Where buyers write for help (payments' SUPPORT_EMAIL), e.g. when no refund is offered. */
+  supportEmail: z.string(),
 });
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 
