@@ -9,7 +9,9 @@ import { startSystem, System } from '../support/system';
  * service with the Stripe and KeepGo emulators: /checkout for Brazil → Pix → the QR code, the
  * copy-and-paste code copied to the clipboard, the countdown → the code let expire from the
  * sandbox's bank buttons → a new code in one tap → paid from the "bank" → the page moves to
- * /success by itself (the webhook fulfils, the live stream says so) with the eSIM. axe-core's WCAG
+ * /success by itself (the webhook fulfils, the live stream says so) with the eSIM; the status
+ * region announces the payment received by the live stream, before the page's 30-second fallback
+ * read could have, without a reload. axe-core's WCAG
  * A/AA check of the Pix checkout in Portuguese, English and Urdu. Needs `npm run build -w @esim/frontend`.
  */
 describe('web app: paying by Pix', () => {
@@ -58,7 +60,7 @@ describe('web app: paying by Pix', () => {
       await expectVisible(page.getByRole('heading', { name: 'Pagamento com Pix' }));
       await expectVisible(page.getByText(/Pague R\$\s24,90 com Pix/));
       await expectVisible(page.getByRole('img', { name: /QR code Pix de R\$\s24,90/ }));
-      const code = page.getByLabel('Pix copia e cola');
+      const code = page.getByLabel('Pix Copia e Cola');
       const first = await code.inputValue();
       expect(first).toMatch(/^000201.*br\.gov\.bcb\.pix.*6304[0-9A-F]{4}$/);
       await expect(page.getByTestId('pix-countdown').textContent()).resolves.toMatch(/^\d{1,2}:\d{2}(:\d{2})?$/);
@@ -75,7 +77,7 @@ describe('web app: paying by Pix', () => {
       expect(await wcagViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Gerar novo código' }).click();
       await expectVisible(page.getByRole('img', { name: /QR code Pix/ }));
-      const second = await page.getByLabel('Pix copia e cola').inputValue();
+      const second = await page.getByLabel('Pix Copia e Cola').inputValue();
       expect(second).not.toBe(first);
 
       // Paid from the "bank app": nothing to click here, the page moves on when the payment lands.
@@ -83,6 +85,45 @@ describe('web app: paying by Pix', () => {
       await page.waitForURL(/\/success\?payment_intent=pi_[A-Za-z0-9]+&plan=3GB$/, { timeout: 20_000 });
       await expectVisible(page.getByRole('heading', { level: 1, name: 'eSIM comprado!' }));
       await expectVisible(page.getByTestId('purchase-iccid'));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('announces the payment received by the live stream in the status region, without a reload', async () => {
+    const { context, page } = await phoneContext('pt-BR', 'pt');
+    try {
+      // The page also reads its purchases every 30 s (the stream's fallback): everything below
+      // must happen before the first of those reads, so only the live stream can have done it.
+      const opened = Date.now();
+      await page.goto('/checkout?plan=1GB&country=BR&method=pix');
+      const status = page.getByTestId('pix-status');
+      await expectVisible(page.getByRole('img', { name: /QR code Pix/ }));
+      expect(await status.textContent()).toContain('Aguardando o pagamento…');
+      expect(await status.getAttribute('role')).toBe('status');
+      expect(await status.getAttribute('aria-live')).toBe('polite');
+      // Every text the status region takes, kept in the document (a reload would lose it).
+      await page.evaluate(() => {
+        const w = globalThis as unknown as { pixStatusTexts: string[]; document: { querySelector(s: string): { textContent: string | null } | null } };
+        const region = w.document.querySelector('[data-testid="pix-status"]')!;
+        w.pixStatusTexts = [];
+        new (globalThis as unknown as { MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void } }).MutationObserver(() =>
+          w.pixStatusTexts.push(region.textContent ?? ''),
+        ).observe(region, { childList: true, subtree: true, characterData: true });
+      });
+
+      await page.getByRole('button', { name: 'Simular pagamento' }).click();
+      const before30s = 28_000 - (Date.now() - opened);
+      expect(before30s).toBeGreaterThan(0);
+      await page.waitForFunction(
+        () => ((globalThis as unknown as { pixStatusTexts?: string[] }).pixStatusTexts ?? []).some((t) => t.includes('Pagamento recebido!')),
+        undefined,
+        { timeout: before30s },
+      );
+      await page.waitForURL(/\/success\?payment_intent=pi_[A-Za-z0-9]+&plan=1GB$/, { timeout: 20_000 });
+      // Moved by the app in the same document: the recorded texts are still there.
+      const texts = await page.evaluate(() => (globalThis as unknown as { pixStatusTexts?: string[] }).pixStatusTexts);
+      expect(texts).toEqual(expect.arrayContaining([expect.stringContaining('Pagamento recebido! Preparando seu eSIM…')]));
     } finally {
       await context.close();
     }
