@@ -2,7 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { signUp, SignedUpUser } from '../support/accounts';
 import { wcagViolations } from '../support/axe';
 import { expectVisible, launchBrowser, PHONE } from '../support/browser';
+import type { HttpClient } from '../support/http-client';
 import { startSystem, System } from '../support/system';
+import { confirmPurchase, confirmWithPix, createPayment, keepGoControl, settlePix } from '../purchases/purchases-support';
 
 /**
  * Paying by Pix in the real web app on a phone-sized Chromium, in Portuguese, against every
@@ -11,7 +13,9 @@ import { startSystem, System } from '../support/system';
  * sandbox's bank buttons → a new code in one tap → paid from the "bank" → the page moves to
  * /success by itself (the webhook fulfils, the live stream says so) with the eSIM; the status
  * region announces the payment received by the live stream, before the page's 30-second fallback
- * read could have, without a reload. axe-core's WCAG
+ * read could have, without a reload. My eSIMs offers "Pedir reembolso" only on an eSIM KeepGo
+ * reports untouched, says why on a used one (with the support address), and shows the refunded
+ * one "Reembolsado — cancelado". axe-core's WCAG
  * A/AA check of the Pix checkout in Portuguese, English and Urdu. Needs `npm run build -w @esim/frontend`.
  */
 describe('web app: paying by Pix', () => {
@@ -19,6 +23,8 @@ describe('web app: paying by Pix', () => {
   let browser: Browser;
   let session: BrowserContext;
   let user: SignedUpUser;
+  /** The same user over HTTP, for purchases made outside the page. */
+  let api: HttpClient;
 
   /** A phone-sized context in `locale` with the signed-in session; CSP bypassed for axe-core. */
   async function phoneContext(locale: string, language: string): Promise<{ context: BrowserContext; page: Page }> {
@@ -33,7 +39,8 @@ describe('web app: paying by Pix', () => {
 
   beforeAll(async () => {
     sys = await startSystem({ serveSpa: true, env: { PURCHASE_CONFIRM_WAIT_MS: '10000' } });
-    user = await signUp(sys.client(), sys.mail, { name: 'Pix Paula' });
+    api = sys.client();
+    user = await signUp(api, sys.mail, { name: 'Pix Paula' });
     browser = await launchBrowser();
     session = await browser.newContext({ ...PHONE, baseURL: sys.url, locale: 'en' });
     await session.addInitScript(() => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('locale', 'en'));
@@ -124,6 +131,43 @@ describe('web app: paying by Pix', () => {
       // Moved by the app in the same document: the recorded texts are still there.
       const texts = await page.evaluate(() => (globalThis as unknown as { pixStatusTexts?: string[] }).pixStatusTexts);
       expect(texts).toEqual(expect.arrayContaining([expect.stringContaining('Pagamento recebido! Preparando seu eSIM…')]));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('My eSIMs offers a refund only where KeepGo reports the eSIM untouched, says why elsewhere, and shows the refunded one cancelled', async () => {
+    /** A Pix purchase paid and delivered, over HTTP as the bank app and the webhook do it. */
+    const bought = async (): Promise<string> => {
+      const payment = await createPayment(api, { planType: '1GB', country: 'BR', paymentMethod: 'pix' });
+      expect((await confirmWithPix(sys, payment)).status).toBe(200);
+      expect((await settlePix(sys, payment, 'pay')).status).toBe(200);
+      const confirmed = (await confirmPurchase(api, payment.paymentIntentId)).json();
+      expect(confirmed).toMatchObject({ status: 'activated' });
+      return confirmed.iccid;
+    };
+    const untouched = await bought();
+    const used = await bought();
+    await keepGoControl(sys, { line: { iccid: used, usedMb: 5 } });
+
+    const { context, page } = await phoneContext('pt-BR', 'pt');
+    try {
+      await page.goto('/esims');
+      const card = (iccid: string) => page.getByTestId('wallet-entry').filter({ hasText: iccid.slice(-3) }).filter({ hasText: iccid.slice(0, 5) });
+      const usedCard = card(used);
+      await expectVisible(usedCard.getByText('Este eSIM já usou dados, então não pode ser reembolsado aqui.'));
+      await expect(usedCard.getByRole('button', { name: 'Pedir reembolso' }).count()).resolves.toBe(0);
+      const mail = usedCard.getByRole('link', { name: 'support@localhost' });
+      await expectVisible(mail);
+      expect(await mail.getAttribute('href')).toMatch(/^mailto:support@localhost\?subject=Reembolso%20%E2%80%94%20compra%20[0-9a-f-]{36}$/);
+      expect(await wcagViolations(page)).toEqual([]);
+
+      const fresh = card(untouched);
+      await fresh.getByRole('button', { name: 'Pedir reembolso' }).click();
+      await expectVisible(fresh.getByTestId('wallet-status').getByText('Reembolsado — cancelado'));
+      await expectVisible(fresh.getByText(/^Reembolsado em /));
+      await expect(fresh.getByTestId('wallet-usage').count()).resolves.toBe(0);
+      expect(await wcagViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -6,7 +6,7 @@ import { apiJson } from '../../lib/api';
 import { formatDate, formatPrice } from '../../lib/format';
 import { useErrorText } from '../../lib/useErrorText';
 import { Button, useToast } from '../../ui';
-import { PURCHASES_QUERY_KEY, type WalletEntry } from './wallet';
+import { LINES_QUERY_KEY, PURCHASES_QUERY_KEY, type WalletEntry } from './wallet';
 
 /**
  * A bought eSIM's refund (docs/payments.md, "Refunds"). The server says with each purchase whether
@@ -29,7 +29,9 @@ export function RefundPanel({ entry }: { entry: WalletEntry }) {
     onSuccess: (done) => {
       setRefused(null);
       toast({ title: t('refunds.success', { amount: formatPrice(done.amount, done.currency, i18n.language) }), variant: 'success' });
+      // The purchase is refunded and its line cancelled: both reads change.
       void queryClient.invalidateQueries({ queryKey: PURCHASES_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: LINES_QUERY_KEY });
     },
     onError: (err) => setRefused(errorText(err)),
   });
