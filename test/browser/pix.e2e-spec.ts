@@ -149,6 +149,9 @@ describe('web app: paying by Pix', () => {
     const untouched = await bought();
     const used = await bought();
     await keepGoControl(sys, { line: { iccid: used, usedMb: 5 } });
+    // KeepGo read once for the list (esim keeps the readings briefly), as a first visit would.
+    const reports = (await api.get('/api/esim-purchases')).json() as Array<{ iccid: string; refund: { reason: string | null } }>;
+    expect(reports.find((p) => p.iccid === used)?.refund.reason).toBe('used');
 
     const { context, page } = await phoneContext('pt-BR', 'pt');
     try {

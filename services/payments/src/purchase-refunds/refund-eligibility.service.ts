@@ -5,8 +5,11 @@ import { CONFIG, RpcClient } from '@esim/platform';
 import type { PaymentsConfig } from '../config';
 import type { EsimPurchaseEntity } from '../purchases/esim-purchase.entity';
 
-/** The wallet's read is not held up longer than this by the provider: past it, lines are `unchecked`. */
-const LINE_STATES_TIMEOUT_MS = 5_000;
+/**
+ * The share of RPC_TIMEOUT_MS (how long the gateway waits for the whole list) the provider's part
+ * may take: past it the lines are `unchecked` and the list still answers in time.
+ */
+const LINE_STATES_SHARE = 0.5;
 
 /**
  * Whether My eSIMs offers "Request a refund" on each purchase (docs/payments.md, "Refunds"),
@@ -74,7 +77,7 @@ export class RefundEligibilityService {
   private async lineStates(iccids: string[]): Promise<Map<string, LineRefundState>> {
     if (iccids.length === 0) return new Map();
     try {
-      const { lines } = await this.rpc.call(PurchaseLineRpc.lineRefundStates, { iccids }, { timeoutMs: LINE_STATES_TIMEOUT_MS });
+      const { lines } = await this.rpc.call(PurchaseLineRpc.lineRefundStates, { iccids }, { timeoutMs: this.config.RPC_TIMEOUT_MS * LINE_STATES_SHARE });
       return new Map(lines.map((l) => [l.iccid, l.state]));
     } catch (err) {
       // The purchases still list; no refund is offered until the provider's report is known.
