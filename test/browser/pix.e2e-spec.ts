@@ -158,6 +158,7 @@ describe('web app: paying by Pix', () => {
       await page.goto('/esims');
       const card = (iccid: string) => page.getByTestId('wallet-entry').filter({ hasText: iccid.slice(-3) }).filter({ hasText: iccid.slice(0, 5) });
       const usedCard = card(used);
+      await expectVisible(usedCard.getByText('Comprado com Pix'));
       await expectVisible(usedCard.getByText('Este eSIM já usou dados, então não pode ser reembolsado aqui.'));
       await expect(usedCard.getByRole('button', { name: 'Pedir reembolso' }).count()).resolves.toBe(0);
       const mail = usedCard.getByRole('link', { name: 'support@localhost' });

@@ -18,6 +18,8 @@ export interface WalletEntry {
   priceCents: number | null;
   /** The currency of `priceCents` (ISO 4217), null with it. */
   currency: string | null;
+  /** How a bought eSIM was paid ('card', 'pix'); null for a line without its purchase. */
+  paymentMethod: EsimPurchase['paymentMethod'] | null;
   country: string | null;
   iccid: string | null;
   lpaCode: string | null;
@@ -63,6 +65,7 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       amountGB: p.amountGB,
       priceCents: p.priceCents,
       currency: p.currency,
+      paymentMethod: p.paymentMethod,
       country: p.country,
       iccid: p.iccid,
       lpaCode: p.lpaCode ?? line?.lpaCode ?? null,
@@ -86,6 +89,7 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       amountGB: l.totalGB,
       priceCents: null,
       currency: null,
+      paymentMethod: null,
       country: null,
       iccid: l.iccid,
       lpaCode: l.lpaCode,
