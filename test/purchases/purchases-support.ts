@@ -110,7 +110,7 @@ export async function keepGoControl(sys: System, body: Record<string, unknown> =
 }
 
 /** Read access to a service's schema (payments by default), to check what was recorded. */
-export async function paymentsDb(sys: System, service: 'payments' | 'webhooks' = 'payments'): Promise<Client> {
+export async function paymentsDb(sys: System, service: 'payments' | 'webhooks' | 'esim' = 'payments'): Promise<Client> {
   const db = new Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${sys.ns.schema(service)}` });
   await db.connect();
   return db;

@@ -10,12 +10,15 @@ import { confirmPurchase, confirmWithPix, createPayment, keepGoControl, payments
 /**
  * Self-serve refunds (docs/payments.md, "Refunds"), over HTTP as My eSIMs asks for them, with
  * payments, esim, the Stripe emulator's refunds and the KeepGo emulator's lines: an eSIM never
- * installed nor used is refunded once however many requests race, its line cancelled at KeepGo;
- * a used or installed one, an old one or someone else's is not, and nothing moves.
+ * installed nor used is refunded once however many requests race, its line cancelled at KeepGo
+ * and in esim's wallet (no usage reads after); a used or installed one, an old one or someone
+ * else's is not, and nothing moves. Each purchase listed says beforehand whether a refund is
+ * offered, and why not, from KeepGo's report of the line.
  */
 describe('self-serve refunds', () => {
   let sys: System;
   let db: Client;
+  let esimDb: Client;
   let stripe: Stripe;
   let ana: HttpClient;
   let anaEmail = '';
@@ -24,8 +27,13 @@ describe('self-serve refunds', () => {
   const adminEmail = `refunds-admin-${Date.now()}@example.com`;
 
   beforeAll(async () => {
-    sys = await startSystem({ services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'], env: { PURCHASE_CONFIRM_WAIT_MS: '10000', ADMIN_EMAILS: adminEmail } });
+    sys = await startSystem({
+      services: ['identity', 'esim', 'payments', 'notifications', 'webhooks'],
+      // The background usage watch passes every second, and the eligibility reads KeepGo afresh each time.
+      env: { PURCHASE_CONFIRM_WAIT_MS: '10000', ADMIN_EMAILS: adminEmail, ESIM_USAGE_CHECK_SECONDS: '1', ESIM_LINE_USAGE_REFRESH_SECONDS: '0' },
+    });
     db = await paymentsDb(sys);
+    esimDb = await paymentsDb(sys, 'esim');
     stripe = serverStripe(sys);
     ana = sys.client();
     bruno = sys.client();
@@ -33,8 +41,9 @@ describe('self-serve refunds', () => {
     await signUp(bruno, sys.mail, { name: 'Bruno' });
     admin = sys.client();
     await signUp(admin, sys.mail, { name: 'Operator', email: adminEmail });
-  });
+  }, 180_000);
   afterAll(async () => {
+    await esimDb?.end();
     await db?.end();
     await sys?.stop();
   });
@@ -63,14 +72,22 @@ describe('self-serve refunds', () => {
   };
   const purchaseStatus = async (purchaseId: string) => (await db.query('SELECT status FROM esim_purchases WHERE id = $1', [purchaseId])).rows[0].status;
   const refundRows = async (purchaseId: string) => (await db.query('SELECT * FROM purchase_refunds WHERE purchase_id = $1', [purchaseId])).rows;
+  const listed = async (purchaseId: string) => (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === purchaseId);
+  /** When the background usage watch last read the line from KeepGo (null: never). */
+  const lastChecked = async (iccid: string): Promise<number | null> => {
+    const [row] = (await esimDb.query('SELECT checked_at FROM line_usage_checks WHERE iccid = $1', [iccid])).rows;
+    return row?.checked_at ? new Date(row.checked_at).getTime() : null;
+  };
 
   it('offers a refund within the window on an activated purchase', async () => {
     const { purchaseId } = await bought('card');
-    const listed = (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === purchaseId);
-    const until = Date.parse(listed.refundableUntil);
-    expect(until - Date.parse(listed.createdAt)).toBeGreaterThan(6.9 * 86_400_000);
-    expect(until - Date.parse(listed.createdAt)).toBeLessThan(7.1 * 86_400_000);
-    expect(listed.refundedAt).toBeNull();
+    const entry = await listed(purchaseId);
+    const until = Date.parse(entry.refundableUntil);
+    expect(until - Date.parse(entry.createdAt)).toBeGreaterThan(6.9 * 86_400_000);
+    expect(until - Date.parse(entry.createdAt)).toBeLessThan(7.1 * 86_400_000);
+    expect(entry.refundedAt).toBeNull();
+    // KeepGo reports the line untouched: the button is offered before anything is clicked.
+    expect(entry.refund).toEqual({ eligible: true, reason: null, until: entry.refundableUntil });
   });
 
   it('two refund requests at once refund a Pix purchase once, and cancel its line at KeepGo', async () => {
@@ -93,8 +110,27 @@ describe('self-serve refunds', () => {
     const again = await refund(ana, purchaseId);
     expect(again.json()).toMatchObject({ status: 'refunded', refundedAt: expect.any(String) });
     expect(await stripeRefunds(paymentIntentId)).toHaveLength(1);
-    const listed = (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === purchaseId);
-    expect(listed).toMatchObject({ status: 'refunded', refundedAt: expect.any(String), refundableUntil: null, paymentMethod: 'pix' });
+    expect(await listed(purchaseId)).toMatchObject({
+      status: 'refunded',
+      refundedAt: expect.any(String),
+      refundableUntil: null,
+      paymentMethod: 'pix',
+      refund: { eligible: false, reason: 'already_refunded' },
+    });
+    // esim's own line is cancelled: listed so, never read from KeepGo again, usage refused.
+    const line = (await ana.get('/api/esim-lines')).json().lines.find((l: { iccid: string }) => l.iccid === iccid);
+    expect(line).toMatchObject({ source: 'bought', status: 'cancelled', cancelledAt: expect.any(String) });
+    const usage = await ana.get(`/api/esim-lines/${iccid}/usage?refresh=true`);
+    expect(usage.status).toBe(409);
+    expect(usage.json()).toMatchObject({ reason: 'line_cancelled' });
+    // Another line of hers is read by the watch twice more; the cancelled one not once.
+    const { iccid: other } = await bought('card');
+    const cancelledSeen = await lastChecked(iccid);
+    const since = Date.now();
+    await waitFor(async () => ((await lastChecked(other)) ?? 0) > since, { what: 'the watch to read the active line', timeoutMs: 30_000 });
+    const once = (await lastChecked(other))!;
+    await waitFor(async () => ((await lastChecked(other)) ?? 0) > once, { what: 'the watch to read the active line again', timeoutMs: 30_000 });
+    expect(await lastChecked(iccid)).toBe(cancelledSeen);
     // One email, in the buyer's language: the Pix refund goes back to the paying account.
     const mail = await sys.mail.waitForMail(anaEmail, { subject: /^Reembolsamos seu eSIM de 1 GB$/ });
     expect(mail.text.replace(/\s/g, ' ')).toContain('reembolsamos R$ 14,90 do seu eSIM de 1 GB');
@@ -118,6 +154,8 @@ describe('self-serve refunds', () => {
   ] as const)('a %s line is not refundable: nothing is refunded nor cancelled', async (why, use) => {
     const { purchaseId, paymentIntentId, iccid } = await bought('card');
     await keepGoControl(sys, { line: { iccid, ...use } });
+    // My eSIMs opened afterwards says why no refund is offered, from KeepGo's report.
+    expect((await listed(purchaseId)).refund).toEqual({ eligible: false, reason: why, until: expect.any(String) });
     const res = await refund(ana, purchaseId);
     expect(res.status).toBe(409);
     expect(res.json()).toMatchObject({ reason: 'refund_not_allowed', details: { why } });
@@ -135,7 +173,8 @@ describe('self-serve refunds', () => {
     expect(res.status).toBe(409);
     expect(res.json()).toMatchObject({ reason: 'refund_not_allowed', details: { why: 'window_passed' } });
     expect(await stripeRefunds(paymentIntentId)).toHaveLength(0);
-    const listed = (await ana.get('/api/esim-purchases')).json().find((p: { id: string }) => p.id === purchaseId);
-    expect(Date.parse(listed.refundableUntil)).toBeLessThan(Date.now());
+    const entry = await listed(purchaseId);
+    expect(Date.parse(entry.refundableUntil)).toBeLessThan(Date.now());
+    expect(entry.refund).toEqual({ eligible: false, reason: 'window_passed', until: entry.refundableUntil });
   });
 });

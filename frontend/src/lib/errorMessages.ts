@@ -52,6 +52,7 @@ export const REASON_MESSAGES: { readonly [R in UserFacingReason]: (details: Erro
   no_account: () => ({ key: 'errors.reasons.no_account' }),
   redemption_not_found: () => ({ key: 'errors.reasons.redemption_not_found' }),
   line_not_found: () => ({ key: 'redeem.errors.iccidNotFound' }),
+  line_cancelled: () => ({ key: 'errors.reasons.line_cancelled' }),
   provider_unavailable: () => ({ key: 'errors.reasons.provider_unavailable' }),
   no_covering_gift: (d, n) => ({ key: 'errors.reasons.no_covering_gift', values: { largestGiftGB: n(d?.largestGiftGB ?? 0) } }),
   provider_refused: (d) =>

@@ -75,7 +75,7 @@ export default function CheckoutPage() {
     <main id="main" className="page checkout">
       <PageHeader
         title={t('checkout.title')}
-        subtitle={t('checkout.subtitle')}
+        subtitle={pixOffered ? t('pix.subtitle') : t('checkout.subtitle')}
         back={{ to: '/dashboard', label: t('common.backToDashboard') }}
       />
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import QRCode from 'qrcode';
 import { SANDBOX_STRIPE_BASE_PATH } from '@esim/contracts';
 import { renderPixPage } from './pix-page';
+import { PixQrImages } from './pix-qr-images';
 import { StripeEmulatorService } from './stripe-emulator.service';
 
 /** The page runs no script and is never framed; its forms post back here. */
@@ -18,6 +18,8 @@ const NOTICES = { pay: 'Paid: the emulator sent payment_intent.succeeded.', expi
  */
 @Controller('sandbox/stripe/pix')
 export class StripePixController {
+  private readonly qr = new PixQrImages();
+
   constructor(private readonly emulator: StripeEmulatorService) {}
 
   @Get(':id')
@@ -38,7 +40,7 @@ export class StripePixController {
       res.status(404).type('text/plain').send('No Pix code.');
       return;
     }
-    res.set('Cache-Control', 'no-store').type('png').send(await QRCode.toBuffer(found.data, { errorCorrectionLevel: 'M', margin: 2, width: 320 }));
+    res.set('Cache-Control', 'no-store').type('png').send(await this.qr.png(found.data));
   }
 
   @Get(':id/qr.svg')
@@ -48,7 +50,7 @@ export class StripePixController {
       res.status(404).type('text/plain').send('No Pix code.');
       return;
     }
-    res.set('Cache-Control', 'no-store').type('image/svg+xml').send(await QRCode.toString(found.data, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+    res.set('Cache-Control', 'no-store').type('image/svg+xml').send(await this.qr.svg(found.data));
   }
 
   @Post(':id/pay')

@@ -1,4 +1,5 @@
 import { CancelUnusedLineRpcHandler } from './purchase-refunds/cancel-unused-line.rpc-handler';
+import { LineRefundStatesRpcHandler } from './purchase-refunds/line-refund-states.rpc-handler';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServicePlatformModule } from '@esim/platform';
 import { AccountDeletedEventHandler } from './accounts/account-deleted.event-handler';
@@ -43,6 +44,7 @@ import { USAGE_ALERT_SETTINGS, usageAlertSettings } from './usage-alerts/usage-a
 import { UsageWatch } from './usage-alerts/usage-watch';
 import { EsimAutoTopups1738500000002 } from './migrations/1738500000002-auto-topups';
 import { EsimAutoTopupCapped1739100000000 } from './migrations/1739100000000-auto-topup-capped';
+import { EsimCancelledLines1739200000000 } from './migrations/1739200000000-cancelled-lines';
 import { AutoTopups } from './auto-topup/auto-topups';
 import { AutoTopupRpcHandler } from './auto-topup/auto-topup.rpc-handler';
 import { esimRetention } from './retention/esim-retention';
@@ -59,11 +61,11 @@ export class EsimModule {
           config,
           retention: esimRetention(config),
           entities: [DataGift, Provisioning, EsimLineRecord],
-          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002, EsimAutoTopupCapped1739100000000, EsimLateWrites1739500000000],
+          migrations: [DataGifts1732060900000, EsimRedemptions1732063000000, EsimOperatorQueue1734200000000, EsimOwnLines1736100000000, KeepGoSandboxMoved1737000000000, EsimPurchaseProvisionings1737100000000, EsimUsageAlerts1738500000000, EsimAutoTopups1738500000002, EsimAutoTopupCapped1739100000000, EsimCancelledLines1739200000000, EsimLateWrites1739500000000],
         }),
         KeepGoModule.register(config),
       ],
-      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, AutoTopupRpcHandler, CancelUnusedLineRpcHandler],
+      controllers: [GiftSummaryRpcHandler, GiftClaimsRpcHandler, GiftHistoryRpcHandler, LinesRpcHandler, LineUsageRpcHandler, OperatorQueueRpcHandler, AutoTopupRpcHandler, CancelUnusedLineRpcHandler, LineRefundStatesRpcHandler],
       providers: [
         AccountDeletedEventHandler,
         DeliveryResolutions,

@@ -39,6 +39,11 @@ export const paymentsConfigSchema = platformConfigSchema
     REFUND_WINDOW_DAYS: envInt(7, 0).describe(
       'How many days after paying a buyer may refund a purchase themselves (My eSIMs), if the provider reports its eSIM never installed nor used.',
     ),
+    SUPPORT_EMAIL: z
+      .string()
+      .email()
+      .default('support@localhost')
+      .describe("Where My eSIMs tells buyers to write when no refund is offered (GET /api/payment-config); the same address as notifications' SUPPORT_EMAIL."),
     PURCHASE_CONFIRM_WAIT_MS: envInt(4_000, 0)
       .pipe(z.number().max(PURCHASE_CONFIRM_WAIT_LIMIT_MS))
       .describe(`How long confirming a purchase waits for the eSIM before answering "processing" (at most ${PURCHASE_CONFIRM_WAIT_LIMIT_MS}).`),

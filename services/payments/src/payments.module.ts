@@ -9,6 +9,7 @@ import { StripeSandboxMoved1737000000000 } from './migrations/1737000000000-stri
 import { PurchaseCurrency1738000000000 } from './migrations/1738000000000-purchase-currency';
 import { PurchasePaymentMethod1739000000000 } from './migrations/1739000000000-purchase-payment-method';
 import { PurchaseRefunds1739100000000 } from './migrations/1739100000000-purchase-refunds';
+import { RefundEligibilityService } from './purchase-refunds/refund-eligibility.service';
 import { RequestRefundRpcHandler } from './purchase-refunds/request-refund.rpc-handler';
 import { ListRefundsRpcHandler } from './purchase-refunds/list-refunds.rpc-handler';
 import { OperatorQueueRpcHandler } from './operator-queue/operator-queue.rpc-handler';
@@ -59,6 +60,7 @@ export class PaymentsModule {
         StripeApiService,
         StripeModeLog,
         EsimPurchasesService,
+        RefundEligibilityService,
         PurchaseResolutions,
         FulfilmentService,
         AccountDeletedEventHandler,

@@ -13,6 +13,8 @@ import type { SandboxTarget } from './sandboxStripe';
 const PURCHASES_QUERY_KEY = ['/api/esim-purchases'] as const;
 /** If the live stream is down (a proxy, a lost connection), the list is read again this often anyway. */
 const FALLBACK_CHECK_MS = 30_000;
+/** How long "Payment received" stays in the status before /success, so a screen reader reads it out. */
+const PAID_NOTICE_MS = 1_500;
 
 /** A Pix code as a QR image (the qrcode library, loaded only when a code is shown). */
 function useQrImage(data: string | null): string | null {
@@ -77,9 +79,19 @@ export function PixPayment({ config, payment }: { config: PaymentConfig; payment
   const purchases = useQuery<EsimPurchase[]>({ queryKey: PURCHASES_QUERY_KEY, refetchInterval: FALLBACK_CHECK_MS });
   const paid = pix.data?.kind === 'paid' || purchases.data?.some((p) => p.id === payment.purchaseId) === true;
 
+  // Paid while the code was on screen (the live stream): the status region says so first, then the
+  // page moves on. Paid at once (a code confirmed after the payment landed): straight to /success.
+  const paidNotice = paid && pix.data?.kind === 'code';
   useEffect(() => {
-    if (paid) navigate(successPath(payment.paymentIntentId, payment.planType), { replace: true });
-  }, [paid, navigate, payment.paymentIntentId, payment.planType]);
+    if (!paid) return;
+    const go = () => navigate(successPath(payment.paymentIntentId, payment.planType), { replace: true });
+    if (!paidNotice) {
+      go();
+      return;
+    }
+    const timer = window.setTimeout(go, PAID_NOTICE_MS);
+    return () => window.clearTimeout(timer);
+  }, [paid, paidNotice, navigate, payment.paymentIntentId, payment.planType]);
 
   const code = pix.data?.kind === 'code' ? pix.data.code : null;
   const qr = useQrImage(code?.data ?? null);
@@ -109,7 +121,7 @@ export function PixPayment({ config, payment }: { config: PaymentConfig; payment
     if (ok && outcome === 'expire') setExpiredEarly(true);
   };
 
-  if (pix.isPending || paid) {
+  if (pix.isPending || (paid && !paidNotice)) {
     return (
       <div className="checkout-loading">
         <Spinner label={paid ? t('pix.paid') : t('pix.loading')} />
@@ -132,7 +144,7 @@ export function PixPayment({ config, payment }: { config: PaymentConfig; payment
 
   return (
     <div className="stack pix" data-testid="pix-payment">
-      {config.mode === 'sandbox' && (
+      {config.mode === 'sandbox' && !paid && (
         <div className="banner sandbox-banner" role="note">
           <span className="banner__icon" aria-hidden="true">
             <AlertIcon size={20} />
@@ -154,7 +166,7 @@ export function PixPayment({ config, payment }: { config: PaymentConfig; payment
 
       <p className="pix__amount">{t('pix.amount', { amount: formatPrice(payment.amount, payment.currency, i18n.language) })}</p>
 
-      {expired ? (
+      {paid ? null : expired ? (
         <div className="stack pix__expired" data-testid="pix-expired">
           <p role="alert" className="form-error">
             {t('pix.expired')}
@@ -194,11 +206,21 @@ export function PixPayment({ config, payment }: { config: PaymentConfig; payment
               </time>
             </span>
           </p>
-          <p className="pix__status" role="status" data-testid="pix-status">
-            <Spinner size="sm" /> <span>{t('pix.waiting')}</span>
-          </p>
         </>
       )}
+      {/* One live region for the whole wait, present from the start, so the change to "received"
+          (which the live stream brings, without a reload) is announced. */}
+      <p className="pix__status" role="status" aria-live="polite" data-testid="pix-status" data-state={paid ? 'paid' : expired ? 'expired' : 'waiting'}>
+        {paid ? (
+          <>
+            <CheckIcon size={16} /> <span>{t('pix.paid')}</span>
+          </>
+        ) : expired ? null : (
+          <>
+            <Spinner size="sm" /> <span>{t('pix.waiting')}</span>
+          </>
+        )}
+      </p>
     </div>
   );
 }

@@ -54,10 +54,10 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
           <h2 id={`${id}-title`} className="wallet-card__title">
             {title}
           </h2>
-          <p className="muted small">{t(`esims.source.${entry.source}`)}</p>
+          <p className="muted small">{t(entry.paymentMethod === 'pix' ? 'esims.source.boughtPix' : `esims.source.${entry.source}`)}</p>
         </div>
         <span className={entry.ready ? 'badge badge--success' : 'badge badge--warning'} data-testid="wallet-status">
-          {t(STATUS_KEYS[entry.status] ?? 'esims.status.processing')}
+          {t(entry.cancelled ? 'esims.status.refundedCancelled' : (STATUS_KEYS[entry.status] ?? 'esims.status.processing'))}
         </span>
       </header>
 
@@ -156,7 +156,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
               </ButtonLink>
             )}
           </>
-        ) : entry.status === 'refunded' ? null : (
+        ) : entry.status === 'refunded' || entry.cancelled ? null : (
           <Button block disabled data-testid="wallet-processing">
             {t('esims.actions.processing')}
           </Button>

@@ -22,6 +22,7 @@ const purchase = (over: Partial<EsimPurchase>): EsimPurchase => ({
   activatedAt: '2026-01-03T10:00:05.000Z',
   refundableUntil: '2026-01-10T10:00:00.000Z',
   refundedAt: null,
+  refund: { eligible: true, reason: null, until: '2026-01-10T10:00:00.000Z' },
   ...over,
 });
 const line = (over: Partial<WalletLine>): WalletLine => ({
@@ -34,6 +35,8 @@ const line = (over: Partial<WalletLine>): WalletLine => ({
   totalGB: 1,
   createdAt: '2026-01-02T10:00:00.000Z',
   lastDeliveredAt: '2026-01-02T10:00:00.000Z',
+  status: 'active',
+  cancelledAt: null,
   ...over,
 });
 
@@ -83,6 +86,16 @@ describe('the My eSIMs wallet', () => {
     const entries = walletEntries(undefined, [line({ source: 'bought', planTier: '10GB', totalGB: 10 })]);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ source: 'bought', planType: '10GB', ready: true, priceCents: null });
+  });
+
+  it('shows a bought line cancelled for its refund as refunded and cancelled, not ready (no usage, top-up or setup)', () => {
+    const refunded = purchase({ status: 'refunded', refundedAt: '2026-01-04T00:00:00.000Z', refund: { eligible: false, reason: 'already_refunded', until: '2026-01-10T10:00:00.000Z' } });
+    const cancelled = line({ iccid: '8900000000000000011', source: 'bought', status: 'cancelled', cancelledAt: '2026-01-04T00:00:00.000Z' });
+    expect(walletEntries([refunded], [cancelled])).toEqual([
+      expect.objectContaining({ status: 'refunded', cancelled: true, ready: false, refund: { eligible: false, reason: 'already_refunded', until: '2026-01-10T10:00:00.000Z' } }),
+    ]);
+    // Its purchase could not be read: the line alone still says it was refunded.
+    expect(walletEntries(undefined, [cancelled])).toEqual([expect.objectContaining({ status: 'refunded', cancelled: true, ready: false, refund: null })]);
   });
 
   it('is empty with nothing held', () => {

@@ -1,4 +1,4 @@
-import type { EsimLinesResponse, EsimPurchase, LineUsage } from '@esim/contracts';
+import type { EsimLinesResponse, EsimPurchase, LineUsage, RefundEligibility } from '@esim/contracts';
 
 /** The wallet's two reads (also what the service worker keeps for offline reading). */
 export const PURCHASES_QUERY_KEY = ['/api/esim-purchases'] as const;
@@ -18,13 +18,17 @@ export interface WalletEntry {
   priceCents: number | null;
   /** The currency of `priceCents` (ISO 4217), null with it. */
   currency: string | null;
+  /** How a bought eSIM was paid ('card', 'pix'); null for a line without its purchase. */
+  paymentMethod: EsimPurchase['paymentMethod'] | null;
   country: string | null;
   iccid: string | null;
   lpaCode: string | null;
   /** PNG data URL of the LPA code. */
   qrCode: string | null;
-  /** A purchase's status ('activated', 'processing', 'manual_delivery_required', 'refunded', …); a line is 'activated'. */
+  /** A purchase's status ('activated', 'processing', 'manual_delivery_required', 'refunded', …); a line is 'activated', or 'refunded' once cancelled. */
   status: string;
+  /** The line cancelled at the provider (for a refund): no usage, top-ups or setup any more. */
+  cancelled: boolean;
   /** Installable: the spec's 'Ready' badge and setup guide. */
   ready: boolean;
   /** When the user got it (ISO). */
@@ -35,6 +39,8 @@ export interface WalletEntry {
   refundableUntil: string | null;
   /** When a self-serve refund went through (ISO). */
   refundedAt: string | null;
+  /** Whether "Request a refund" is offered, else why not (computed by the server from the provider's report); null for a line. */
+  refund: RefundEligibility | null;
 }
 
 const byDateDesc = (a: WalletEntry, b: WalletEntry) => Date.parse(b.date) - Date.parse(a.date) || a.key.localeCompare(b.key);
@@ -59,16 +65,19 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       amountGB: p.amountGB,
       priceCents: p.priceCents,
       currency: p.currency,
+      paymentMethod: p.paymentMethod,
       country: p.country,
       iccid: p.iccid,
       lpaCode: p.lpaCode ?? line?.lpaCode ?? null,
       qrCode: p.qrCode ?? (p.lpaCode ? null : (line?.qrCode ?? null)),
       status: p.status,
-      ready: p.status === 'activated',
+      cancelled: line?.status === 'cancelled',
+      ready: p.status === 'activated' && line?.status !== 'cancelled',
       date: p.createdAt,
       purchaseId: p.id,
       refundableUntil: p.refundableUntil,
       refundedAt: p.refundedAt,
+      refund: p.refund,
     });
   }
   for (const l of lines ?? []) {
@@ -80,16 +89,19 @@ export function walletEntries(purchases: readonly EsimPurchase[] | undefined, li
       amountGB: l.totalGB,
       priceCents: null,
       currency: null,
+      paymentMethod: null,
       country: null,
       iccid: l.iccid,
       lpaCode: l.lpaCode,
       qrCode: l.qrCode,
-      status: 'activated',
-      ready: true,
+      status: l.status === 'cancelled' ? 'refunded' : 'activated',
+      cancelled: l.status === 'cancelled',
+      ready: l.status !== 'cancelled',
       date: l.createdAt,
       purchaseId: null,
       refundableUntil: null,
       refundedAt: null,
+      refund: null,
     });
   }
   return entries.sort(byDateDesc);

@@ -10,6 +10,8 @@ export type ProviderRefusalReason = (typeof PROVIDER_REFUSAL_REASONS)[number];
 /** eSIM lines, gifts and the eSIM provider. */
 export const ESIM_ERRORS = {
   line_not_found: declareError('not_found', 'user'),
+  /** The line was deactivated at the provider for a self-serve refund (docs/payments.md, "Refunds"). */
+  line_cancelled: declareError('conflict', 'user'),
   provider_unavailable: declareError('unavailable', 'user'),
   /** `largestGiftGB`: the largest unclaimed gift (0 for none). */
   no_covering_gift: declareError('conflict', 'user', detailsOf<{ planTier: string; largestGiftGB: number }>()),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
 import { idempotencyKeySchema, redeemRequestSchema } from '../http/redemption.http';
+import { ESIM_LINE_STATUSES } from './line-status';
 import { defineAdminRpc, defineRpc } from '../rpc/rpc-definition';
 import { redemptionViewSchema } from './redemption-view';
 
@@ -78,6 +79,9 @@ export const esimLineSchema = z.object({
   totalGB: z.number().int(),
   createdAt: z.string(),
   lastDeliveredAt: z.string(),
+  status: z.enum(ESIM_LINE_STATUSES),
+  /** When the line was cancelled, else null. */
+  cancelledAt: z.string().nullable(),
 });
 export type EsimLine = z.infer<typeof esimLineSchema>;
 

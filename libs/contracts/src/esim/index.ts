@@ -10,3 +10,4 @@ export * from './usage-alerts.events';
 export * from './auto-topup.rpc';
 export * from './purchase-line.rpc';
 export * from './auto-topup.events';
+export * from './line-status';

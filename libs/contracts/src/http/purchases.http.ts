@@ -106,6 +106,30 @@ export const purchaseConfirmationSchema = z.object({
 export type PurchaseConfirmation = z.infer<typeof purchaseConfirmationSchema>;
 
 /**
+ * Why a purchase is not offered a self-serve refund (docs/payments.md, "Refunds"):
+ * `not_activated` (no eSIM was delivered: support handles it), `window_passed` (REFUND_WINDOW_DAYS
+ * after paying), `refund_pending` / `already_refunded` (a refund was asked for), and what the
+ * provider reports of the line: `installed` (the eSIM is on a phone), `used` (data was spent),
+ * `not_found` (the provider does not know the line), `unchecked` (the provider could not be asked
+ * just now).
+ */
+export const REFUND_INELIGIBLE_REASONS = ['not_activated', 'window_passed', 'refund_pending', 'already_refunded', 'installed', 'used', 'not_found', 'unchecked'] as const;
+export type RefundIneligibleReason = (typeof REFUND_INELIGIBLE_REASONS)[number];
+
+/**
+ * A purchase's refund eligibility, computed when the purchases are read from the provider's latest
+ * report of the line: `eligible` only for an activated purchase inside its window whose eSIM the
+ * provider reports never installed nor used; otherwise `reason`. `until` is the end of the window
+ * (null when the purchase was never activated). Requesting the refund checks again.
+ */
+export const refundEligibilitySchema = z.object({
+  eligible: z.boolean(),
+  reason: z.enum(REFUND_INELIGIBLE_REASONS).nullable(),
+  until: z.string().nullable(),
+});
+export type RefundEligibility = z.infer<typeof refundEligibilitySchema>;
+
+/**
  * One entry of `GET /api/esim-purchases` (the caller's paid purchases, newest first; a payment
  * created but never paid is not listed). `priceCents` is in minor units of `currency`; `priceUSD`
  * is the same number under its older name (kept for existing clients; not always US dollars).
@@ -129,12 +153,13 @@ export const esimPurchaseSchema = z.object({
   activatedAt: z.string().nullable(),
   /**
    * Until when a refund may be asked for (paid + REFUND_WINDOW_DAYS), for an activated purchase;
-   * null otherwise. The eSIM must also be neither installed nor used, which only the provider
-   * knows: asking is how to find out.
+   * null otherwise. Whether a refund is offered at all is `refund`.
    */
   refundableUntil: z.string().nullable(),
   /** When a self-serve refund went through, else null. */
   refundedAt: z.string().nullable(),
+  /** Whether My eSIMs offers "Request a refund" now, and if not why (refundEligibilitySchema). */
+  refund: refundEligibilitySchema,
 });
 export type EsimPurchase = z.infer<typeof esimPurchaseSchema>;
 
@@ -151,6 +176,8 @@ export const paymentConfigSchema = z.object({
   publishableKey: z.string(),
   /** `SANDBOX_STRIPE_BASE_PATH` in sandbox mode, null when live. */
   apiBase: z.string().nullable(),
+  /** Where buyers write for help (payments' SUPPORT_EMAIL), e.g. when no refund is offered. */
+  supportEmail: z.string(),
 });
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../openapi/define-route';
 import { CLAIM_COUNTRIES, REDEEMABLE_PLAN_TIERS } from '../catalogue/plans';
+import { ESIM_LINE_STATUSES } from '../esim/line-status';
 
 /** The rule the claim page states (docs/redemption.md): digits only, 19 or 20 long, starting 89. */
 export const ICCID_RULE_MESSAGE = 'ICCID must be 19-20 digits starting with 89';
@@ -174,6 +175,9 @@ export const esimLinesResponseSchema = z.object({
       totalGB: z.number().int(),
       createdAt: z.string(),
       lastDeliveredAt: z.string(),
+      /** `cancelled` once deactivated at the provider for a refund (no usage, top-ups or setup). */
+      status: z.enum(ESIM_LINE_STATUSES),
+      cancelledAt: z.string().nullable(),
     }),
   ),
 });

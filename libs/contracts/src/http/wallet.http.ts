@@ -19,6 +19,7 @@ export type LineUsageQuery = z.input<typeof lineUsageQuerySchema>;
 
 export const LINE_USAGE_NOT_FOUND_MESSAGE = 'This eSIM is not in your wallet.';
 export const LINE_USAGE_UNAVAILABLE_MESSAGE = 'The eSIM provider could not be reached. Try again in a moment.';
+export const LINE_CANCELLED_MESSAGE = 'This eSIM was cancelled when its purchase was refunded.';
 
 /**
  * What the provider says is left on one of the user's lines. `remainingMb`/`allowedMb` are for the
@@ -64,7 +65,7 @@ export const WalletRoutes = {
   lineUsage: defineRoute({
     method: 'GET',
     path: '/api/esim-lines/{iccid}/usage',
-    reasons: ['line_not_found', 'provider_unavailable'],
+    reasons: ['line_not_found', 'line_cancelled', 'provider_unavailable'],
     tag: 'Redemption',
     auth: 'session',
     summary: "Data and validity left on one of the user's eSIM lines, read from the provider (cached briefly)",
@@ -73,6 +74,7 @@ export const WalletRoutes = {
     response: lineUsageSchema,
     errors: {
       404: "Not one of the user's eSIM lines (`reason: line_not_found`).",
+      409: 'The line was cancelled for a refund: the provider is not asked about it (`reason: line_cancelled`).',
       503: 'The eSIM provider could not be reached (`reason: provider_unavailable`).',
     },
   }),

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { EsimLineStatus } from '@esim/contracts';
 
 export type EsimLineSource = 'redeemed' | 'gifted' | 'bought';
 
@@ -15,4 +16,7 @@ export class EsimLineRecord {
   @Column({ name: 'total_gb', type: 'int', default: 0 }) totalGB!: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'last_delivered_at', type: 'timestamptz' }) lastDeliveredAt!: Date;
+  /** `cancelled` once deactivated at the provider for a refund (migration 1739200000000-cancelled-lines). */
+  @Column({ type: 'text', default: 'active' }) status!: EsimLineStatus;
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt!: Date | null;
 }

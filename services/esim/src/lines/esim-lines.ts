@@ -23,6 +23,8 @@ const toLine = (r: EsimLineRecord): EsimLine => ({
   totalGB: r.totalGB,
   createdAt: r.createdAt.toISOString(),
   lastDeliveredAt: r.lastDeliveredAt.toISOString(),
+  status: r.status,
+  cancelledAt: r.cancelledAt ? r.cancelledAt.toISOString() : null,
 });
 
 /** The user's wallet of eSIM lines (My eSIMs). */
@@ -54,6 +56,14 @@ export class EsimLines {
    */
   async holds(m: EntityManager, userId: string, iccid: string): Promise<boolean> {
     return m.exists(EsimLineRecord, { where: { userId, iccid } });
+  }
+
+  /**
+   * The line was deactivated at the provider for a refund: cancelled in every wallet holding it
+   * (the eSIM no longer works for anyone), once; a retried refund leaves the first time.
+   */
+  async cancelled(m: EntityManager, iccid: string): Promise<void> {
+    await m.query(`UPDATE esim_lines SET status = 'cancelled', cancelled_at = now() WHERE iccid = $1 AND status = 'active'`, [iccid]);
   }
 
   async listFor(m: EntityManager, userId: string): Promise<EsimLine[]> {

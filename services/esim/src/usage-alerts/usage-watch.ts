@@ -61,7 +61,9 @@ export class UsageWatch implements OnApplicationBootstrap, OnModuleDestroy {
       `WITH due AS (
          SELECT DISTINCT l.iccid FROM esim_lines l
            LEFT JOIN line_usage_checks c ON c.iccid = l.iccid
-          WHERE c.next_check_at IS NULL OR c.next_check_at <= now()
+          WHERE (c.next_check_at IS NULL OR c.next_check_at <= now())
+            -- A line cancelled for a refund is never read again: no alerts, no automatic top-ups.
+            AND l.status = 'active'
           LIMIT $2),
        claimed AS (
          INSERT INTO line_usage_checks (iccid, next_check_at, checked_at)

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { LINE_USAGE_NOT_FOUND_MESSAGE, LINE_USAGE_UNAVAILABLE_MESSAGE, type LineUsage } from '@esim/contracts';
+import { LINE_CANCELLED_MESSAGE, LINE_USAGE_NOT_FOUND_MESSAGE, LINE_USAGE_UNAVAILABLE_MESSAGE, type LineUsage } from '@esim/contracts';
 import { AppError } from '@esim/platform';
 import { ESIM_PROVIDER, type EsimProvider, type LineDetails } from '../keepgo/esim-provider';
 import { EsimProviderException } from '../keepgo/esim-provider.exception';
@@ -27,7 +27,8 @@ export class LineUsageService {
   }
 
   /**
-   * The background read of a line (services/esim/src/usage-alerts/usage-watch.ts): asks KeepGo
+   * The background read of a line (services/esim/src/usage-alerts/usage-watch.ts), and the refund
+   * eligibility My eSIMs shows (purchase-refunds/line-refund-states.rpc-handler.ts): asks KeepGo
    * again, as a refresh does, and keeps the answer, so My eSIMs opens on a recent reading.
    */
   async readInBackground(iccid: string): Promise<LineDetails> {
@@ -35,8 +36,10 @@ export class LineUsageService {
   }
 
   async usage(userId: string, iccid: string, refresh: boolean): Promise<LineUsage> {
-    const held = await this.db.getRepository(EsimLineRecord).exists({ where: { userId, iccid } });
-    if (!held) throw new AppError('line_not_found', LINE_USAGE_NOT_FOUND_MESSAGE);
+    const line = await this.db.getRepository(EsimLineRecord).findOne({ where: { userId, iccid }, select: { status: true } });
+    if (!line) throw new AppError('line_not_found', LINE_USAGE_NOT_FOUND_MESSAGE);
+    // Deactivated for a refund: KeepGo is not asked about it any more.
+    if (line.status === 'cancelled') throw new AppError('line_cancelled', LINE_CANCELLED_MESSAGE);
     try {
       const { value, at } = await this.cache.get(iccid, () => this.provider.lineDetails(iccid), { refresh });
       return {

@@ -127,8 +127,23 @@ function forward(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Webhoo
   req.once('end', go);
 }
 
+/** Methods that change nothing upstream, so sending one again cannot do anything twice. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a failed forward may be sent once more: a safe request with no body that failed on a
+ * pooled keep-alive connection before any answer came (`reusedSocket`, Node's documented case for
+ * retrying): the upstream closed that idle connection as the request went out (ECONNRESET, EPIPE),
+ * typically while its event loop was busy, and the request never reached it. Answering 503 for
+ * that was the /sandbox proxy's intermittent 503 within a second (a burst of Pix QR image GETs).
+ * Provider callbacks (POSTs) are never sent twice: the provider retries them itself.
+ */
+function retriable(req: IncomingMessage, upstream: http.ClientRequest, err: NodeJS.ErrnoException): boolean {
+  return upstream.reusedSocket && SAFE_METHODS.has(req.method ?? '') && !ProviderDoor.declaresBody(req) && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+}
+
 /** Sends the request upstream: the held part of its body, then whatever is still to come. */
-function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream, held: Buffer[], answered?: (status: number) => void): void {
+function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream, held: Buffer[], answered?: (status: number) => void, retried = false): void {
   const upstream = http.request({
     agent: to.agent,
     host: to.host,
@@ -147,7 +162,11 @@ function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream,
     answered?.(answer.statusCode ?? 502);
   });
   upstream.on('timeout', () => upstream.destroy(new Error('the ingestion service did not answer in time')));
-  upstream.on('error', (err) => {
+  upstream.on('error', (err: NodeJS.ErrnoException) => {
+    if (!retried && !res.headersSent && !res.destroyed && retriable(req, upstream, err)) {
+      to.log.warn(`${req.method} ${hop.target.split('?')[0]} upstream (${to.host}:${to.port}) closed a pooled connection (${err.code}): sent again`);
+      return send(req, res, hop, to, held, answered, true);
+    }
     to.log.error(`${req.method} ${hop.target.split('?')[0]} upstream (${to.host}:${to.port}) failed: ${err.message}`);
     // The provider retries a callback that was not answered 2xx.
     if (!res.headersSent) {
@@ -162,7 +181,8 @@ function send(req: IncomingMessage, res: ServerResponse, hop: Hop, to: Upstream,
     if (!res.writableFinished) upstream.destroy();
   });
   for (const chunk of held) upstream.write(chunk);
-  if (req.readableEnded) upstream.end();
+  // A request without a body is ended at once (it may be sent again: retriable).
+  if (req.readableEnded || !ProviderDoor.declaresBody(req)) upstream.end();
   else req.pipe(upstream);
 }
 

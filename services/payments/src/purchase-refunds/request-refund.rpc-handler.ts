@@ -6,6 +6,7 @@ import type { PaymentsConfig } from '../config';
 import type { EsimPurchaseEntity } from '../purchases/esim-purchase.entity';
 import { EsimPurchasesService } from '../purchases/esim-purchases.service';
 import { StripeApiService } from '../stripe/stripe-api.service';
+import { RefundEligibilityService } from './refund-eligibility.service';
 
 /** A refund claimed by a request that has not finished after this long (a crash) may be taken over by the next request. */
 const STALE_CLAIM_MS = 120_000;
@@ -37,6 +38,7 @@ export class RequestRefundRpcHandler {
     private readonly api: StripeApiService,
     private readonly rpc: RpcClient,
     private readonly uow: UnitOfWork,
+    private readonly eligibility: RefundEligibilityService,
     @Inject(CONFIG) private readonly config: PaymentsConfig,
   ) {}
 
@@ -50,8 +52,7 @@ export class RequestRefundRpcHandler {
     if (existing?.status === 'succeeded') return this.view(p, existing);
     if (!existing) {
       if (p.status !== 'activated') throw notAllowed('not_activated', `This purchase cannot be refunded here (status ${p.status}).`);
-      const paidAt = (p.paidAt ?? p.createdAt).getTime();
-      if (Date.now() > paidAt + this.config.REFUND_WINDOW_DAYS * 86_400_000) {
+      if (Date.now() > this.eligibility.refundableUntil(p)!.getTime()) {
         throw notAllowed('window_passed', `Refunds can be asked for within ${this.config.REFUND_WINDOW_DAYS} days of paying.`);
       }
     }

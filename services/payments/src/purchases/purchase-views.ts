@@ -1,9 +1,8 @@
-import { EsimPurchase, type PriceCurrency, manualDeliverySupportMessage, PURCHASE_MESSAGES, PurchaseConfirmation } from '@esim/contracts';
+import { EsimPurchase, type PriceCurrency, type RefundEligibility, manualDeliverySupportMessage, PURCHASE_MESSAGES, PurchaseConfirmation } from '@esim/contracts';
 import type { EsimPurchaseEntity } from './esim-purchase.entity';
 
 /** An entry of GET /api/esim-purchases. */
-export function purchaseView(p: EsimPurchaseEntity, refund: { windowDays: number; refundedAt: Date | null }): EsimPurchase {
-  const paidAt = p.paidAt ?? p.createdAt;
+export function purchaseView(p: EsimPurchaseEntity, refund: { refund: RefundEligibility; refundedAt: Date | null }): EsimPurchase {
   return {
     id: p.id,
     planType: p.planType,
@@ -20,8 +19,9 @@ export function purchaseView(p: EsimPurchaseEntity, refund: { windowDays: number
     qrCode: p.qrCode,
     createdAt: p.createdAt.toISOString(),
     activatedAt: p.activatedAt ? p.activatedAt.toISOString() : null,
-    refundableUntil: p.status === 'activated' ? new Date(paidAt.getTime() + refund.windowDays * 86_400_000).toISOString() : null,
+    refundableUntil: p.status === 'activated' ? refund.refund.until : null,
     refundedAt: refund.refundedAt ? refund.refundedAt.toISOString() : null,
+    refund: refund.refund,
   };
 }
 
