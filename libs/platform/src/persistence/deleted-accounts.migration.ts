@@ -21,7 +21,7 @@ export class DeletedAccounts1732060800004 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE deleted_accounts (user_id uuid PRIMARY KEY, deleted_at timestamptz NOT NULL DEFAULT now())`);
     await q.query(`
-      CREATE FUNCTION outbox_events_of_deleted_accounts() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE FUNCTION outbox_events_of_deleted_accounts() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
       BEGIN
         IF EXISTS (SELECT 1 FROM deleted_accounts d WHERE d.user_id::text = NEW.envelope->'payload'->>'userId') THEN
           NEW.envelope := jsonb_set(NEW.envelope, '{payload}', (

@@ -4,13 +4,15 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * A trigger that keeps a deleted account's personal data out of `table` (keyed by `user_id`),
  * whatever writes it: with `erase`, the assignments (plpgsql, on NEW) that blank its personal
  * fields; without, the row is not written at all. Fires last among the table's BEFORE triggers
- * (`zz_`), so nothing rewrites the fields after it. Answers the statements for `up` and `down`.
+ * (`zz_`), so nothing rewrites the fields after it. The function keeps the migration's search_path
+ * (`SET search_path FROM CURRENT`): it finds `deleted_accounts` in its own schema whoever writes,
+ * an operator's session or a test's included. Answers the statements for `up` and `down`.
  */
 export function lateWriteGuard(table: string, erase?: string): { up: string[]; down: string[] } {
   const fn = `${table}_of_deleted_accounts`;
   return {
     up: [
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
        BEGIN
          IF EXISTS (SELECT 1 FROM deleted_accounts d WHERE d.user_id = NEW.user_id) THEN
            ${erase ? `${erase};` : 'RETURN NULL;'}
