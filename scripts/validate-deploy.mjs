@@ -292,6 +292,33 @@ function validateCompose() {
     checkConfig(`${where} ${name}`, name, env);
   }
   if (!problems.some((p) => p.startsWith(where))) ok(`${where}: every service and the provider emulators run, health-checked, with their addresses set and a configuration they accept`);
+
+  // One database role per service here too (docs/operations.md, "Database roles"): each backend
+  // service logs in as a role of its own that the db-roles step makes before any service starts.
+  const before = problems.length;
+  const rolesStep = services['db-roles'];
+  const rolesEnv = Object.fromEntries(Object.entries(rolesStep?.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
+  if (!rolesStep) fail(where, 'no db-roles service (the step that makes each service its database role)');
+  const adminUser = services.postgres?.environment?.POSTGRES_USER;
+  const roleOf = new Map();
+  for (const name of Object.keys(SERVICES)) {
+    const url = interpolate(services[name]?.environment?.DATABASE_URL ?? '');
+    if (name === 'gateway') {
+      if (url) fail(`${where} gateway`, 'the gateway has no database: it must get no DATABASE_URL');
+      continue;
+    }
+    if (!url) {
+      fail(`${where} ${name}`, 'no DATABASE_URL of its own');
+      continue;
+    }
+    const role = decodeURIComponent(new URL(url).username);
+    if (role === adminUser) fail(`${where} ${name}`, `logs in as the administrator (${role}), not a role of its own`);
+    if (roleOf.has(role)) fail(`${where} ${name}`, `shares the database role ${role} with ${roleOf.get(role)}`);
+    roleOf.set(role, name);
+    if (rolesEnv[`ESIM_${name.toUpperCase()}_DATABASE_URL`] !== url) fail(`${where} db-roles`, `ESIM_${name.toUpperCase()}_DATABASE_URL must be ${name}'s DATABASE_URL, so the step makes the role it logs in as`);
+    if (services[name]?.depends_on?.['db-roles']?.condition !== 'service_completed_successfully') fail(`${where} ${name}`, 'must wait for db-roles to complete');
+  }
+  if (problems.length === before) ok(`${where}: one database role per service, made by the db-roles step before they start; the gateway gets none`);
 }
 
 // --- deploy/k8s ------------------------------------------------------------------------------
