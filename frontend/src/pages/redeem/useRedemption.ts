@@ -32,12 +32,28 @@ interface Attempt {
 export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing';
 
 /**
+ * The last answer, for a caller that shows it where the person tapped (the line card's one-tap
+ * top-up) instead of moving to /success or the dashboard.
+ */
+export type InPlaceResult =
+  | { kind: 'added'; amountGB: number }
+  | { kind: 'review' }
+  | { kind: 'processing' }
+  | { kind: 'manual'; message: string }
+  | { kind: 'failed'; title: string; description: string };
+
+export interface RedemptionOptions {
+  /** Stay on the page: the answer goes to `result` rather than to /success or the dashboard. */
+  inPlace?: boolean;
+}
+
+/**
  * The claim page's submit: the captcha dialog first, then the redemption call with one
  * Idempotency-Key per submit, then the answer handled by status (spec section 4) or the failure
  * shown as spec section 8's toast. A captcha refusal (the 5-minute mark lapsed) reopens the dialog
  * and retries the same submit with the same key.
  */
-export function useRedemption() {
+export function useRedemption({ inPlace = false }: RedemptionOptions = {}) {
   const { t, i18n } = useTranslation();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -46,18 +62,18 @@ export function useRedemption() {
   const attempt = useRef<Attempt | null>(null);
   const [captchaOpen, setCaptchaOpen] = useState(false);
   const [outcome, setOutcome] = useState<RedemptionOutcome>('idle');
+  const [result, setResult] = useState<InPlaceResult | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
   const n = useCallback((value: number) => formatNumber(value, i18n.language), [i18n.language]);
 
-  const showFailure = (error: unknown, a: Attempt) =>
-    toast({
-      ...redemptionErrorToast(error, { call: a.call, t, formatNumber: n, needed: a.pointsCost, current: a.balance }),
-      variant: 'destructive',
-      duration: REDEMPTION_ERROR_TOAST_MS,
-    });
+  const showFailure = (error: unknown, a: Attempt) => {
+    const message = redemptionErrorToast(error, { call: a.call, t, formatNumber: n, needed: a.pointsCost, current: a.balance });
+    setResult({ kind: 'failed', ...message });
+    toast({ ...message, variant: 'destructive', duration: REDEMPTION_ERROR_TOAST_MS });
+  };
 
   const mutation = useMutation<RedemptionResponse, Error, Attempt>({
     mutationFn: (a) => postRedemption(a.call, a.body, a.key),
@@ -85,12 +101,14 @@ export function useRedemption() {
         case 'manual':
           outcomeNotices.end(true);
           toast({ title: t('redeem.result.manualTitle'), description: result.message, duration: REDEMPTION_ERROR_TOAST_MS });
-          toSuccess();
+          if (inPlace) setResult({ kind: 'manual', message: result.message });
+          else toSuccess();
           return;
         case 'processing':
           // The live stream says it when the data lands.
           outcomeNotices.end(false);
           setOutcome('processing');
+          setResult({ kind: 'processing' });
           return;
         case 'review':
           // The points are set aside; the dashboard's standing card says what happens next.
@@ -101,7 +119,8 @@ export function useRedemption() {
             description: t('redemptionRisk.reviewPendingText'),
             duration: REDEMPTION_ERROR_TOAST_MS,
           });
-          navigate('/dashboard');
+          if (inPlace) setResult({ kind: 'review' });
+          else navigate('/dashboard');
           return;
         case 'failed':
           outcomeNotices.end(false);
@@ -114,7 +133,8 @@ export function useRedemption() {
             description: t('appCopy.onItsWay', { count: result.amountGB, gb: n(result.amountGB) }),
             variant: 'success',
           });
-          toSuccess();
+          if (inPlace) setResult({ kind: 'added', amountGB: result.amountGB });
+          else toSuccess();
       }
     },
     onError: (error, a) => {
@@ -135,6 +155,7 @@ export function useRedemption() {
   /** A valid form was submitted: make (or reuse) its key, then ask for the captcha. */
   const submit = (call: RedeemCall, body: RedeemRequest, costs: { pointsCost: number; balance: number }) => {
     attempt.current = { call, body, key: keys.forSubmit(body), ...costs };
+    setResult(null);
     setCaptchaOpen(true);
   };
 
@@ -149,5 +170,6 @@ export function useRedemption() {
     onCaptchaVerified,
     pending: mutation.isPending,
     outcome,
+    result,
   };
 }
