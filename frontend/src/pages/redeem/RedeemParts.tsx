@@ -348,6 +348,40 @@ export function CostLine({ plan, points, paidByGift }: { plan: RedeemablePlan; p
 }
 
 /** The saga is still running after the gateway's wait: where the result will show. */
+/**
+ * The answer of a redemption the risk rules hold for an admin (docs/earning.md, "Risk rules"): it
+ * waits for approval, its points set aside; the live stream says when the data lands.
+ */
+export function ReviewNotice() {
+  const { t } = useTranslation();
+  return (
+    <Card className="processing-notice" aria-labelledby="review-title" data-testid="redeem-review">
+      <div className="icon-row" role="status">
+        <span className="icon-badge icon-badge--lg processing-notice__icon" aria-hidden="true">
+          <ClockIcon size={28} />
+        </span>
+        <div className="stack stack--sm">
+          <h2 id="review-title" className="section-title" tabIndex={-1}>
+            {t('redemptionRisk.reviewPendingTitle')}
+          </h2>
+          <p className="muted">{t('redemptionRisk.reviewPendingText')}</p>
+        </div>
+      </div>
+      <div className="button-row">
+        <ButtonLink to="/dashboard" variant="primary">
+          {t('redeem.processing.dashboard')}
+        </ButtonLink>
+        <ButtonLink to="/history" variant="secondary">
+          {t('redeem.processing.history')}
+        </ButtonLink>
+        <ButtonLink to="/esims" variant="secondary">
+          {t('redeem.processing.esims')}
+        </ButtonLink>
+      </div>
+    </Card>
+  );
+}
+
 export function ProcessingNotice() {
   const { t } = useTranslation();
   return (

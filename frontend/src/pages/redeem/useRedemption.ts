@@ -28,8 +28,11 @@ interface Attempt {
   balance: number;
 }
 
-/** 'redirecting': an eSIM is ready and its setup page opens shortly; 'processing': the saga is still running. */
-export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing';
+/**
+ * 'redirecting': an eSIM is ready and its setup page opens shortly; 'processing': the saga is still
+ * running; 'review': the risk rules hold it for an admin (docs/earning.md, "Risk rules").
+ */
+export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing' | 'review';
 
 /**
  * The last answer, for a caller that shows it where the person tapped (the line card's one-tap
@@ -111,16 +114,17 @@ export function useRedemption({ inPlace = false }: RedemptionOptions = {}) {
           setResult({ kind: 'processing' });
           return;
         case 'review':
-          // The points are set aside; the dashboard's standing card says what happens next.
-          outcomeNotices.end(true);
+          // The points are set aside and the page says it waits for an admin. The delivery, once
+          // approved, is not told here: the live stream's notice says it when the data lands.
+          outcomeNotices.end(false);
           void queryClient.invalidateQueries({ queryKey: STANDING_QUERY_KEY });
           toast({
             title: t('redemptionRisk.reviewPendingTitle'),
             description: t('redemptionRisk.reviewPendingText'),
             duration: REDEMPTION_ERROR_TOAST_MS,
           });
-          if (inPlace) setResult({ kind: 'review' });
-          else navigate('/dashboard');
+          setResult({ kind: 'review' });
+          if (!inPlace) setOutcome('review');
           return;
         case 'failed':
           outcomeNotices.end(false);
