@@ -173,9 +173,9 @@ describe('web app: paused and reviewed redemptions', () => {
       await dialog.getByRole('button', { name: names.go }).click();
       await dialog.waitFor({ state: 'hidden' });
       // The page stays and says so, its heading focused for a screen reader.
-      const notice = user.page.getByTestId('redeem-review');
-      await expectVisible(notice.getByRole('heading', { name: names.waiting }));
-      await expect(user.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(names.waiting);
+      const heading = user.page.getByTestId('redeem-review').getByRole('heading', { name: names.waiting });
+      await expectVisible(heading);
+      await waitFor(() => heading.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement), { what: 'the notice focused' });
       await expect(user.page.getByTestId('redeem-submit').count()).resolves.toBe(0);
       expect(await wcagViolations(user.page)).toEqual([]);
       return user;

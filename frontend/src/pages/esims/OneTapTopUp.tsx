@@ -76,12 +76,7 @@ export function OneTapTopUp({ iccid, plan }: { iccid: string; plan: string }) {
           </p>
         ) : null}
       </div>
-      <CaptchaDialog
-        open={redemption.captchaOpen}
-        onClose={redemption.closeCaptcha}
-        onVerified={redemption.onCaptchaVerified}
-        description={t('redeem.captcha')}
-      />
+      <CaptchaDialog {...redemption.captcha} description={t('redeem.captcha')} />
     </div>
   );
 }

@@ -347,54 +347,26 @@ export function CostLine({ plan, points, paidByGift }: { plan: RedeemablePlan; p
   );
 }
 
-/** The saga is still running after the gateway's wait: where the result will show. */
 /**
- * The answer of a redemption the risk rules hold for an admin (docs/earning.md, "Risk rules"): it
- * waits for approval, its points set aside; the live stream says when the data lands.
+ * A redemption's answer that is not its outcome yet, in place of the form: 'processing', the saga
+ * is still running and the data lands later; 'review', the risk rules hold it for an admin
+ * (docs/earning.md, "Risk rules"), its points set aside. The live stream says when the data lands.
  */
-export function ReviewNotice() {
+export function WaitingNotice({ kind }: { kind: 'processing' | 'review' }) {
   const { t } = useTranslation();
+  const [title, text] =
+    kind === 'review' ? ['redemptionRisk.reviewPendingTitle', 'redemptionRisk.reviewPendingText'] : ['redeem.processing.title', 'redeem.processing.text'];
   return (
-    <Card className="processing-notice" aria-labelledby="review-title" data-testid="redeem-review">
+    <Card className="processing-notice" aria-labelledby={`${kind}-title`} data-testid={`redeem-${kind}`}>
       <div className="icon-row" role="status">
         <span className="icon-badge icon-badge--lg processing-notice__icon" aria-hidden="true">
           <ClockIcon size={28} />
         </span>
         <div className="stack stack--sm">
-          <h2 id="review-title" className="section-title" tabIndex={-1}>
-            {t('redemptionRisk.reviewPendingTitle')}
+          <h2 id={`${kind}-title`} className="section-title" tabIndex={-1}>
+            {t(title)}
           </h2>
-          <p className="muted">{t('redemptionRisk.reviewPendingText')}</p>
-        </div>
-      </div>
-      <div className="button-row">
-        <ButtonLink to="/dashboard" variant="primary">
-          {t('redeem.processing.dashboard')}
-        </ButtonLink>
-        <ButtonLink to="/history" variant="secondary">
-          {t('redeem.processing.history')}
-        </ButtonLink>
-        <ButtonLink to="/esims" variant="secondary">
-          {t('redeem.processing.esims')}
-        </ButtonLink>
-      </div>
-    </Card>
-  );
-}
-
-export function ProcessingNotice() {
-  const { t } = useTranslation();
-  return (
-    <Card className="processing-notice" aria-labelledby="processing-title" data-testid="redeem-processing">
-      <div className="icon-row" role="status">
-        <span className="icon-badge icon-badge--lg processing-notice__icon" aria-hidden="true">
-          <ClockIcon size={28} />
-        </span>
-        <div className="stack stack--sm">
-          <h2 id="processing-title" className="section-title" tabIndex={-1}>
-            {t('redeem.processing.title')}
-          </h2>
-          <p className="muted">{t('redeem.processing.text')}</p>
+          <p className="muted">{t(text)}</p>
         </div>
       </div>
       <div className="button-row">

@@ -169,9 +169,8 @@ export function useRedemption({ inPlace = false }: RedemptionOptions = {}) {
 
   return {
     submit,
-    captchaOpen,
-    closeCaptcha: () => setCaptchaOpen(false),
-    onCaptchaVerified,
+    /** The CaptchaDialog's props: it opens on submit and sends the redemption once verified. */
+    captcha: { open: captchaOpen, onClose: () => setCaptchaOpen(false), onVerified: onCaptchaVerified },
     pending: mutation.isPending,
     outcome,
     result,
