@@ -153,4 +153,63 @@ describe('web app: paused and reviewed redemptions', () => {
     expect(await wcagViolations(user.page)).toEqual([]);
     await user.context.close();
   });
+  it('redeems through /iccid for an account under review, shows it waiting for approval (en, ur); an admin approves and the eSIM is delivered', async () => {
+    const shared = randomUUID();
+    const [vic] = await Promise.all([
+      (async () => { const client = sys.client(); return { ...(await signUp(client, sys.mail, { name: 'Vic Review', deviceId: shared })), client }; })(),
+      (async () => { const client = sys.client(); return { ...(await signUp(client, sys.mail, { name: 'Val Review', deviceId: shared })), client }; })(),
+    ]);
+    await waitFor(async () => (await standing(vic)).state === 'review', { what: "Vic's link" });
+    await waitFor(async () => (await vic.client.get('/api/user')).json().points === SIGNUP_BONUS_POINTS, { what: "Vic's bonus" });
+    await credit(sys, vic.id, 2 * redeemablePlan('1GB').pointsCost);
+
+    const redeemThroughPage = async (locale: string, names: { dialog: string; robot: string; go: string; waiting: string }) => {
+      const user = await signedIn(vic, locale, PHONE);
+      await user.page.goto(`/iccid?lng=${locale}`);
+      await user.page.getByTestId('redeem-submit').click();
+      const dialog = user.page.getByRole('dialog', { name: names.dialog });
+      await expectVisible(dialog);
+      await dialog.getByRole('checkbox', { name: names.robot }).check();
+      await dialog.getByRole('button', { name: names.go }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // The page stays and says so, its heading focused for a screen reader.
+      const heading = user.page.getByTestId('redeem-review').getByRole('heading', { name: names.waiting });
+      await expectVisible(heading);
+      await waitFor(() => heading.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement), { what: 'the notice focused' });
+      await expect(user.page.getByTestId('redeem-submit').count()).resolves.toBe(0);
+      expect(await wcagViolations(user.page)).toEqual([]);
+      return user;
+    };
+    const en = await redeemThroughPage('en', { dialog: 'Security check', robot: "I'm not a robot", go: 'Continue', waiting: 'Waiting for approval' });
+    const ur = await redeemThroughPage('ur', { dialog: 'سیکیورٹی جانچ', robot: 'میں روبوٹ نہیں ہوں', go: 'جاری رکھیں', waiting: 'منظوری کا انتظار' });
+    await expect(ur.page.locator('html').getAttribute('dir')).resolves.toBe('rtl');
+    await ur.context.close();
+    const held = await waitFor(
+      async () => {
+        const { reviews } = (await boss.client.get('/api/admin/redemption-reviews')).json() as { reviews: Array<{ redemptionId: string; userId: string }> };
+        const mine = reviews.filter((r) => r.userId === vic.id);
+        return mine.length === 2 ? mine : null;
+      },
+      { what: "Vic's two redemptions waiting" },
+    );
+
+    const admin = await signedIn(boss, 'en', DESKTOP);
+    await admin.page.goto('/admin?lng=en');
+    for (let i = 0; i < held.length; i++) {
+      const review = admin.page.getByTestId('redemption-review').filter({ hasText: 'Vic Review' }).first();
+      await review.getByLabel('Reason the person will read').fill('Checked: a shared family phone.');
+      await review.getByRole('button', { name: 'Approve' }).click();
+      await waitFor(async () => (await admin.page.getByTestId('redemption-review').filter({ hasText: 'Vic Review' }).count()) === held.length - i - 1, {
+        what: 'the approved review leaves the queue',
+      });
+    }
+    await admin.context.close();
+
+    // The fact first: both approved redemptions delivered their eSIM; then the person's wallet, on reload.
+    await waitFor(async () => (await vic.client.get('/api/esim-lines')).json().lines?.length === 2, { what: "Vic's two eSIMs delivered", timeoutMs: 60_000 });
+    await en.page.goto('/esims?lng=en');
+    await waitFor(async () => (await en.page.getByTestId('wallet-entry').count()) === 2, { what: 'both eSIMs in the wallet' });
+    expect(await wcagViolations(en.page)).toEqual([]);
+    await en.context.close();
+  }, 180_000);
 });

@@ -22,7 +22,7 @@ import { RedemptionStandingCard } from './redeem/RedemptionStandingCard';
 import { coveringGift, GIFTS_QUERY_KEY, planAccess, type PendingGift } from './redeem/gifts';
 import { isValidIccid, normalizeIccid } from './redeem/iccid';
 import { chooseRedeemCall, submitLabel, type PayWith } from './redeem/redemptionFlow';
-import { CostLine, IccidField, PayWithChoice, PlanChoice, ProcessingNotice, PurchaseTypeChoice, RedeemBanner, WhatYouGet } from './redeem/RedeemParts';
+import { CostLine, IccidField, PayWithChoice, PlanChoice, PurchaseTypeChoice, RedeemBanner, WaitingNotice, WhatYouGet } from './redeem/RedeemParts';
 import { useRedemption } from './redeem/useRedemption';
 import { useSandboxMode } from './redeem/useSandboxMode';
 import './earning/earning.css';
@@ -100,7 +100,7 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
   );
 
   useEffect(() => {
-    if (redemption.outcome === 'processing') processingRef.current?.querySelector('h2')?.focus();
+    if (redemption.outcome === 'processing' || redemption.outcome === 'review') processingRef.current?.querySelector('h2')?.focus();
   }, [redemption.outcome]);
 
   const onSubmit = (event: FormEvent) => {
@@ -133,9 +133,9 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
       <PageHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} back={{ to: '/task', label: t('redeem.back') }} />
       <RedemptionStandingCard />
       <RedeemBanner points={user.points} taskCompleted={params.get('task') === 'completed'} hasGift={gifts.length > 0} />
-      {redemption.outcome === 'processing' ? (
+      {redemption.outcome === 'processing' || redemption.outcome === 'review' ? (
         <div ref={processingRef} className="processing-focus">
-          <ProcessingNotice />
+          <WaitingNotice kind={redemption.outcome} />
         </div>
       ) : (
         <form className="stack stack--lg redeem-form" noValidate onSubmit={onSubmit} aria-label={t('redeem.formLabel')}>
@@ -180,12 +180,7 @@ function RedeemScreen({ user, gifts }: { user: UserView; gifts: PendingGift[] })
           </Button>
         </form>
       )}
-      <CaptchaDialog
-        open={redemption.captchaOpen}
-        onClose={redemption.closeCaptcha}
-        onVerified={redemption.onCaptchaVerified}
-        description={t('redeem.captcha')}
-      />
+      <CaptchaDialog {...redemption.captcha} description={t('redeem.captcha')} />
     </main>
   );
 }

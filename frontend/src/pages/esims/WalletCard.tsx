@@ -7,6 +7,7 @@ import { activationPath } from '../checkout/purchaseOutcome';
 import { maskIccid } from '../redeem/iccid';
 import { AutoTopup } from './AutoTopup';
 import { LineUsage } from './LineUsage';
+import { OneTapTopUp } from './OneTapTopUp';
 import { RefundPanel } from './RefundPanel';
 import { qrFileName, topUpPath, type WalletEntry } from './wallet';
 import { saveDataUrl, shareQrCode } from './shareQr';
@@ -144,6 +145,7 @@ export function WalletCard({ entry }: { entry: WalletEntry }) {
                 {t('esims.actions.setup')}
               </Button>
             )}
+            {entry.iccid && <OneTapTopUp iccid={entry.iccid} plan={entry.planType} />}
             {entry.iccid && (
               <ButtonLink
                 to={topUpPath(entry.iccid)}

@@ -347,20 +347,26 @@ export function CostLine({ plan, points, paidByGift }: { plan: RedeemablePlan; p
   );
 }
 
-/** The saga is still running after the gateway's wait: where the result will show. */
-export function ProcessingNotice() {
+/**
+ * A redemption's answer that is not its outcome yet, in place of the form: 'processing', the saga
+ * is still running and the data lands later; 'review', the risk rules hold it for an admin
+ * (docs/earning.md, "Risk rules"), its points set aside. The live stream says when the data lands.
+ */
+export function WaitingNotice({ kind }: { kind: 'processing' | 'review' }) {
   const { t } = useTranslation();
+  const [title, text] =
+    kind === 'review' ? ['redemptionRisk.reviewPendingTitle', 'redemptionRisk.reviewPendingText'] : ['redeem.processing.title', 'redeem.processing.text'];
   return (
-    <Card className="processing-notice" aria-labelledby="processing-title" data-testid="redeem-processing">
+    <Card className="processing-notice" aria-labelledby={`${kind}-title`} data-testid={`redeem-${kind}`}>
       <div className="icon-row" role="status">
         <span className="icon-badge icon-badge--lg processing-notice__icon" aria-hidden="true">
           <ClockIcon size={28} />
         </span>
         <div className="stack stack--sm">
-          <h2 id="processing-title" className="section-title" tabIndex={-1}>
-            {t('redeem.processing.title')}
+          <h2 id={`${kind}-title`} className="section-title" tabIndex={-1}>
+            {t(title)}
           </h2>
-          <p className="muted">{t('redeem.processing.text')}</p>
+          <p className="muted">{t(text)}</p>
         </div>
       </div>
       <div className="button-row">

@@ -28,8 +28,27 @@ interface Attempt {
   balance: number;
 }
 
-/** 'redirecting': an eSIM is ready and its setup page opens shortly; 'processing': the saga is still running. */
-export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing';
+/**
+ * 'redirecting': an eSIM is ready and its setup page opens shortly; 'processing': the saga is still
+ * running; 'review': the risk rules hold it for an admin (docs/earning.md, "Risk rules").
+ */
+export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing' | 'review';
+
+/**
+ * The last answer, for a caller that shows it where the person tapped (the line card's one-tap
+ * top-up) instead of moving to /success or the dashboard.
+ */
+export type InPlaceResult =
+  | { kind: 'added'; amountGB: number }
+  | { kind: 'review' }
+  | { kind: 'processing' }
+  | { kind: 'manual'; message: string }
+  | { kind: 'failed'; title: string; description: string };
+
+export interface RedemptionOptions {
+  /** Stay on the page: the answer goes to `result` rather than to /success or the dashboard. */
+  inPlace?: boolean;
+}
 
 /**
  * The claim page's submit: the captcha dialog first, then the redemption call with one
@@ -37,7 +56,7 @@ export type RedemptionOutcome = 'idle' | 'redirecting' | 'processing';
  * shown as spec section 8's toast. A captcha refusal (the 5-minute mark lapsed) reopens the dialog
  * and retries the same submit with the same key.
  */
-export function useRedemption() {
+export function useRedemption({ inPlace = false }: RedemptionOptions = {}) {
   const { t, i18n } = useTranslation();
   const { toast } = useToast();
   const navigate = useNavigate();
@@ -46,18 +65,18 @@ export function useRedemption() {
   const attempt = useRef<Attempt | null>(null);
   const [captchaOpen, setCaptchaOpen] = useState(false);
   const [outcome, setOutcome] = useState<RedemptionOutcome>('idle');
+  const [result, setResult] = useState<InPlaceResult | null>(null);
   const redirectTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
   const n = useCallback((value: number) => formatNumber(value, i18n.language), [i18n.language]);
 
-  const showFailure = (error: unknown, a: Attempt) =>
-    toast({
-      ...redemptionErrorToast(error, { call: a.call, t, formatNumber: n, needed: a.pointsCost, current: a.balance }),
-      variant: 'destructive',
-      duration: REDEMPTION_ERROR_TOAST_MS,
-    });
+  const showFailure = (error: unknown, a: Attempt) => {
+    const message = redemptionErrorToast(error, { call: a.call, t, formatNumber: n, needed: a.pointsCost, current: a.balance });
+    setResult({ kind: 'failed', ...message });
+    toast({ ...message, variant: 'destructive', duration: REDEMPTION_ERROR_TOAST_MS });
+  };
 
   const mutation = useMutation<RedemptionResponse, Error, Attempt>({
     mutationFn: (a) => postRedemption(a.call, a.body, a.key),
@@ -85,23 +104,27 @@ export function useRedemption() {
         case 'manual':
           outcomeNotices.end(true);
           toast({ title: t('redeem.result.manualTitle'), description: result.message, duration: REDEMPTION_ERROR_TOAST_MS });
-          toSuccess();
+          if (inPlace) setResult({ kind: 'manual', message: result.message });
+          else toSuccess();
           return;
         case 'processing':
           // The live stream says it when the data lands.
           outcomeNotices.end(false);
           setOutcome('processing');
+          setResult({ kind: 'processing' });
           return;
         case 'review':
-          // The points are set aside; the dashboard's standing card says what happens next.
-          outcomeNotices.end(true);
+          // The points are set aside and the page says it waits for an admin. The delivery, once
+          // approved, is not told here: the live stream's notice says it when the data lands.
+          outcomeNotices.end(false);
           void queryClient.invalidateQueries({ queryKey: STANDING_QUERY_KEY });
           toast({
             title: t('redemptionRisk.reviewPendingTitle'),
             description: t('redemptionRisk.reviewPendingText'),
             duration: REDEMPTION_ERROR_TOAST_MS,
           });
-          navigate('/dashboard');
+          setResult({ kind: 'review' });
+          if (!inPlace) setOutcome('review');
           return;
         case 'failed':
           outcomeNotices.end(false);
@@ -114,7 +137,8 @@ export function useRedemption() {
             description: t('appCopy.onItsWay', { count: result.amountGB, gb: n(result.amountGB) }),
             variant: 'success',
           });
-          toSuccess();
+          if (inPlace) setResult({ kind: 'added', amountGB: result.amountGB });
+          else toSuccess();
       }
     },
     onError: (error, a) => {
@@ -135,6 +159,7 @@ export function useRedemption() {
   /** A valid form was submitted: make (or reuse) its key, then ask for the captcha. */
   const submit = (call: RedeemCall, body: RedeemRequest, costs: { pointsCost: number; balance: number }) => {
     attempt.current = { call, body, key: keys.forSubmit(body), ...costs };
+    setResult(null);
     setCaptchaOpen(true);
   };
 
@@ -144,10 +169,10 @@ export function useRedemption() {
 
   return {
     submit,
-    captchaOpen,
-    closeCaptcha: () => setCaptchaOpen(false),
-    onCaptchaVerified,
+    /** The CaptchaDialog's props: it opens on submit and sends the redemption once verified. */
+    captcha: { open: captchaOpen, onClose: () => setCaptchaOpen(false), onVerified: onCaptchaVerified },
     pending: mutation.isPending,
     outcome,
+    result,
   };
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { iccidSchema } from '../http/redemption.http';
 import { defineRpc } from '../rpc/rpc-definition';
+import type { RedeemablePlanTier } from '../catalogue/plans';
+
+/**
+ * The plan one top-up adds, automatic or the line card's one-tap top-up (docs/wallet.md, "Top-up
+ * with points"): one size for both, so the card's button promises what the rule does.
+ */
+export const LINE_TOPUP_PLAN_TIER: RedeemablePlanTier = '1GB';
 
 /**
  * "When below X MB, top up 1 GB with my points" on one of the user's lines (docs/wallet.md,

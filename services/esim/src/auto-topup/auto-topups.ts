@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AutoTopup, AutoTopupOutcomeKind, AutoTopupSettings, AutoTopupSettled, LINE_USAGE_NOT_FOUND_MESSAGE, RedemptionRpc, redeemablePlan } from '@esim/contracts';
+import { AutoTopup, AutoTopupOutcomeKind, AutoTopupSettings, AutoTopupSettled, LINE_TOPUP_PLAN_TIER, LINE_USAGE_NOT_FOUND_MESSAGE, RedemptionRpc, redeemablePlan } from '@esim/contracts';
 import { AppError, RequestContext, RpcClient, Tx, UnitOfWork } from '@esim/platform';
 import type { LineDetails } from '../keepgo/esim-provider';
 import { EsimLineRecord } from '../lines/esim-line.entity';
 
 /** What one automatic top-up adds: the 1 GB redeemable plan (1,000 points). */
-const AUTO_TOPUP_PLAN = redeemablePlan('1GB');
+const AUTO_TOPUP_PLAN = redeemablePlan(LINE_TOPUP_PLAN_TIER);
 
 /** A trigger refused for the month's cap counts for nothing: it is no top-up (`usedThisMonth`, the cap). */
 const COUNTED = `status <> 'capped'`;
