@@ -273,7 +273,19 @@ async function infrastructure() {
   );
 }
 
+/** The one-shot step compose runs before the services: each service's database role (db-roles). */
+function databaseRoles() {
+  const compose = YAML.parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const step = compose.services['db-roles'];
+  if (!step) throw new Error('docker-compose.yml has no db-roles service');
+  say('database roles (the db-roles step of docker-compose.yml)');
+  const flags = ['run', '--rm', '--network', NETWORK];
+  for (const [k, v] of Object.entries(step.environment ?? {})) flags.push('-e', `${k}=${interpolate(v, { PUBLIC_URL })}`);
+  note(sh('docker', [...flags, APP_IMAGE, ...step.command], { capture: true }).trim());
+}
+
 async function services() {
+  databaseRoles();
   say(`service containers (${SERVICES.join(', ')}), environment from docker-compose.yml`);
   const defs = composeServices();
   for (const name of SERVICES) {
