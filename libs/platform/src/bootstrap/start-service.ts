@@ -42,7 +42,11 @@ export interface StartServiceOptions {
  * (on the process's one broker connection), then HTTP. A failed start closes what it opened.
  */
 export async function startService(opts: StartServiceOptions): Promise<INestApplication> {
-  const app = await NestFactory.create(opts.module, { bufferLogs: true, abortOnError: false, bodyParser: opts.bodyParser ?? true });
+  // forceCloseConnections: app.close() ends the connections still open, as GracefulStop.stop does
+  // before it. Without it a keep-alive connection whose request ends after close() began stays
+  // open until its keepAliveTimeout (HTTP_KEEP_ALIVE_TIMEOUT_MS: 65 s on the public ports), and the
+  // close with it.
+  const app = await NestFactory.create(opts.module, { bufferLogs: true, abortOnError: false, bodyParser: opts.bodyParser ?? true, forceCloseConnections: true });
   try {
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
