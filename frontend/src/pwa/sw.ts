@@ -80,7 +80,16 @@ registerRoute(
 );
 
 const keyOf = (url: URL) => `${url.origin}${url.pathname}`;
-const forgetUserData = () => caches.delete(API_CACHE);
+/**
+ * Bumped each time what was kept is forgotten (signing out, another user): a wallet read already on
+ * its way then still answers its page but is not kept, so nothing of the previous session lands in
+ * the cache after it was emptied (a line's usage read racing the sign-out did).
+ */
+let sessionEpoch = 0;
+const forgetUserData = () => {
+  sessionEpoch += 1;
+  return caches.delete(API_CACHE);
+};
 
 async function keptJson(cache: Cache, url: string): Promise<unknown> {
   const kept = await cache.match(url, { ignoreVary: true });
@@ -92,6 +101,7 @@ registerRoute(
   ({ url, request }) => url.origin === self.location.origin && request.method === 'GET' && isOfflineRead(url.pathname),
   async ({ url, request }) => {
     const cache = await caches.open(API_CACHE);
+    let epoch = sessionEpoch;
     let response: Response;
     try {
       response = await fetch(request);
@@ -108,9 +118,12 @@ registerRoute(
           .clone()
           .json()
           .catch(() => null);
-        if (isAnotherUser(await keptJson(cache, keyOf(url)), fresh)) await forgetUserData();
+        if (isAnotherUser(await keptJson(cache, keyOf(url)), fresh)) {
+          await forgetUserData();
+          epoch = sessionEpoch; // this answer is the new user's own
+        }
       }
-      await (await caches.open(API_CACHE)).put(keyOf(url), response.clone());
+      if (epoch === sessionEpoch) await (await caches.open(API_CACHE)).put(keyOf(url), response.clone());
     }
     return response;
   },
