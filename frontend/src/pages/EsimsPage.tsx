@@ -13,6 +13,9 @@ import './earning/earning.css';
 import './activation/activation.css';
 import './esims/esims.css';
 
+/** How soon a purchase whose refund could not be checked with the provider is read again. */
+const UNCHECKED_RETRY_MS = 5_000;
+
 /**
  * /esims 'My eSIMs' (spec section 2), as one wallet: the eSIMs bought by card and those redeemed
  * with points or gifted, each with its QR code (Share, Save), setup guide, what is left on it and a
@@ -23,7 +26,12 @@ export default function EsimsPage() {
   useDocumentTitle(t('esims.title'));
   const errorText = useErrorText();
   const online = useOnline();
-  const purchases = useQuery<EsimPurchase[]>({ queryKey: PURCHASES_QUERY_KEY });
+  // A purchase whose line the provider could not be asked about in time (refund `unchecked`) is
+  // asked about again a little later, while the page is open, instead of waiting for a reopen.
+  const purchases = useQuery<EsimPurchase[]>({
+    queryKey: PURCHASES_QUERY_KEY,
+    refetchInterval: (query) => (query.state.data?.some((p) => p.refund?.reason === 'unchecked') ? UNCHECKED_RETRY_MS : false),
+  });
   const lines = useQuery<EsimLinesResponse>({ queryKey: LINES_QUERY_KEY });
   const entries = useMemo(() => walletEntries(purchases.data, lines.data?.lines), [purchases.data, lines.data]);
   const loading = purchases.isPending || lines.isPending;
