@@ -18,7 +18,7 @@ export async function retentionReplica(
   return { sweeper: new RetentionSweeper(db, schema, jobs, 3_600_000), close: () => db.destroy() };
 }
 
-/** The rows each job touched over sweeps of several replicas and rounds (a skipped job counts 0). */
+/** The rows each job touched over several sweeps of several replicas (a skipped job counts 0). */
 export function touchedIn(rounds: ReadonlyArray<Record<string, number | null>>, job: string): number {
   return rounds.reduce((sum, r) => sum + (r[job] ?? 0), 0);
 }

@@ -27,7 +27,7 @@ describe('rewards retention: the ledger carried forward', () => {
 
   beforeAll(async () => {
     rewards = await startRewardsUnderTest({ RETENTION_SWEEP_MS: '3600000' });
-    // The sweep the service starts with must not fold the history below on its own: the test runs the rounds.
+    // The sweep the service starts with must not fold the history below on its own: the test runs the sweeps itself.
     await rewards.app.get(RetentionSweeper).stop();
     for (const r of await rewards.db.query<Array<{ id: string; code: string }>>(
       'SELECT id, code FROM ledger_accounts WHERE code IS NOT NULL',
@@ -134,7 +134,7 @@ describe('rewards retention: the ledger carried forward', () => {
     const own = rewards.app.get(RetentionSweeper);
     const replica = await retentionReplica(rewards.ns.schema('rewards'), rewardsRetention(config));
     const second = replica.sweeper;
-    // Two replicas at once: the jobs share one lock, so a round may leave work to the next one, never do it twice.
+    // Two replicas at once: the jobs share one lock, so one sweep may leave work to the next, never do it twice.
     const rounds = await (async () => [
       ...(await Promise.all([own.sweep(), second.sweep()])),
       await own.sweep(),

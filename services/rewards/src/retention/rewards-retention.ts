@@ -16,7 +16,7 @@ const CUTOFF = `(now() - $2::interval)`;
  * trigger then deletes those transfers, after checking that sum itself. Run again, it finds
  * nothing: what is left is either recent or not settled. A transfer of the account that commits
  * between the statement's read and the trigger's (a reversal of an old credit) makes the trigger
- * refuse the sum: that round of the job changes nothing, and the next one folds.
+ * refuse the sum: that sweep changes nothing, and the next one folds.
  */
 export function rewardsRetention(config: RewardsConfig): RetentionJob[] {
   const after = `${config.TRANSACTION_RETENTION_YEARS} years`;
